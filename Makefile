@@ -1,0 +1,146 @@
+# SPDX-License-Identifier: MIT
+#
+# wordmerge: word-at-a-time mem* that never make a misaligned access, and the
+# bare-metal RISC-V S-mode test image that proves it.
+#
+#   make                  build $(O)/$(PLATFORM)/wordmerge.elf (+ .bin .map .dis)
+#   make test             every test (host suite, fault check, QEMU boots, ...)
+#   ./run-qemu.sh         build and boot the image on QEMU virt
+#
+# Variables (as in OpenSBI's build):
+#   O=DIR                 build directory (default: build)
+#   PLATFORM=NAME         virt (default), visionfive2, unmatched
+#   CROSS_COMPILE=PREFIX  RISC-V toolchain prefix (default riscv64-unknown-elf-)
+#   OPT=-O2               optimisation level of the image
+#   V=1                   print every command
+#   LEGACY_CONSOLE=1      force the legacy SBI putchar console
+
+O ?= build
+PLATFORM ?= virt
+CROSS_COMPILE ?= riscv64-unknown-elf-
+OPT ?= -O2
+LEGACY_CONSOLE ?= 0
+V ?= 0
+
+ifeq ($(V),1)
+Q :=
+quiet = @:
+else
+Q := @
+quiet = @printf '  %-7s %s\n'
+endif
+
+# --- platforms: where the payload is loaded ----------------------------------
+# virt:        QEMU virt, OpenSBI fw_jump's payload address
+# unmatched:   SiFive HiFive Unmatched (FU740), U-Boot kernel_addr_r
+# visionfive2: StarFive VisionFive 2 (JH7110), DRAM at 0x40000000,
+#              U-Boot kernel_addr_r 0x40200000
+PLATFORMS := virt unmatched visionfive2
+load_addr_virt := 0x80200000
+load_addr_unmatched := 0x80200000
+load_addr_visionfive2 := 0x40200000
+ifeq ($(filter $(PLATFORM),$(PLATFORMS)),)
+$(error unknown PLATFORM=$(PLATFORM); known platforms: $(PLATFORMS))
+endif
+LOAD_ADDR := $(load_addr_$(PLATFORM))
+# Linux Image header text_offset: the image sits 2 MiB into RAM everywhere.
+TEXT_OFFSET := 0x200000
+STACK_SIZE := 16384
+MAX_HARTS := 8
+
+# --- the image -----------------------------------------------------------------
+CC := $(CROSS_COMPILE)gcc
+OBJCOPY := $(CROSS_COMPILE)objcopy
+OBJDUMP := $(CROSS_COMPILE)objdump
+NM := $(CROSS_COMPILE)nm
+PICOLIBC := /usr/lib/picolibc/riscv64-unknown-elf/lib
+# Zicsr for the CSR instructions; the link names plain rv64imac so that GCC
+# picks picolibc's rv64imac/lp64 multilib.
+ARCH_FLAGS := -march=rv64imac_zicsr -mabi=lp64 -mcmodel=medany
+LINK_ARCH := -march=rv64imac -mabi=lp64 -mcmodel=medany
+
+IMG_DIR := $(O)/$(PLATFORM)
+IMG := $(IMG_DIR)/wordmerge
+# Why each flag: -ffreestanding -fno-builtin keep GCC from replacing our
+# calls and loops with its own idea of memcpy; -fno-tree-loop-distribute-
+# patterns stops it turning a byte loop into a call to memcpy/memset, which in
+# this image would be a call to ourselves.
+IMG_CFLAGS := $(ARCH_FLAGS) $(OPT) -g -std=gnu11 --specs=picolibc.specs \
+	-Wall -Wextra -Werror -ffreestanding -fno-builtin \
+	-fno-tree-loop-distribute-patterns -ffunction-sections -fdata-sections \
+	-DWM_STACK_SIZE=$(STACK_SIZE) -DWM_MAX_HARTS=$(MAX_HARTS) \
+	-DWM_TEXT_OFFSET=$(TEXT_OFFSET) \
+	-DWM_FORCE_LEGACY_CONSOLE=$(LEGACY_CONSOLE) -MMD -MP
+IMG_LDFLAGS := $(LINK_ARCH) --specs=picolibc.specs -nostartfiles \
+	-T linker/wordmerge.ld -Wl,--defsym=WM_LOAD_ADDR=$(LOAD_ADDR) \
+	-Wl,--defsym=WM_STACK_SIZE=$(STACK_SIZE) \
+	-Wl,--defsym=WM_MAX_HARTS=$(MAX_HARTS) -Wl,--no-warn-rwx-segments
+
+IMG_SRCS := boot/entry.S $(wildcard firmware/*.c) lib/wordmerge.c tests/suite.c
+IMG_OBJS := $(patsubst %,$(IMG_DIR)/obj/%.o,$(IMG_SRCS))
+IMG_REFS := $(IMG_DIR)/obj/picolibc-size.o $(IMG_DIR)/obj/picolibc-speed.o
+
+.PHONY: all
+all: $(IMG).elf $(IMG).bin $(IMG).dis
+
+# The flags are part of what an object depends on.
+$(IMG_DIR)/flags: FORCE
+	@mkdir -p $(@D)
+	@echo '$(IMG_CFLAGS) $(IMG_LDFLAGS)' | cmp -s - $@ || echo '$(IMG_CFLAGS) $(IMG_LDFLAGS)' > $@
+
+$(IMG_DIR)/obj/%.o: % $(IMG_DIR)/flags
+	@mkdir -p $(@D)
+	$(quiet) CC $<
+	$(Q)$(CC) $(IMG_CFLAGS) -c $< -o $@
+
+$(IMG_DIR)/obj/picolibc-size.o: $(PICOLIBC)/rv64imac/lp64/libc.a tools/extract-refs.sh
+	@mkdir -p $(@D)
+	$(quiet) REFS $@
+	$(Q)tools/extract-refs.sh $(CROSS_COMPILE) $< picolibc_size $@
+
+$(IMG_DIR)/obj/picolibc-speed.o: $(PICOLIBC)/release/rv64imac/lp64/libc.a tools/extract-refs.sh
+	@mkdir -p $(@D)
+	$(quiet) REFS $@
+	$(Q)tools/extract-refs.sh $(CROSS_COMPILE) $< picolibc_speed $@
+
+# Two passes: link, generate the symbol table of that ELF, link again with it
+# (it goes after all code, see linker/wordmerge.ld), and check that no
+# function moved, i.e. that the table describes the final image.
+$(IMG).pass1.elf: $(IMG_OBJS) $(IMG_REFS) linker/wordmerge.ld
+	$(quiet) LD $@
+	$(Q)$(CC) $(IMG_LDFLAGS) -o $@ $(IMG_OBJS) $(IMG_REFS)
+
+$(IMG_DIR)/obj/syms.c: $(IMG).pass1.elf tools/mksyms.sh
+	$(Q)tools/mksyms.sh $(NM) $< $@
+
+$(IMG_DIR)/obj/syms.o: $(IMG_DIR)/obj/syms.c
+	$(Q)$(CC) $(IMG_CFLAGS) -Ifirmware -c $< -o $@
+
+$(IMG).elf: $(IMG_DIR)/obj/syms.o
+	$(quiet) LD $@
+	$(Q)$(CC) $(IMG_LDFLAGS) -Wl,-Map=$(IMG).map -o $@.tmp $(IMG_OBJS) $(IMG_REFS) $<
+	$(Q)tools/mksyms.sh $(NM) $@.tmp $(IMG_DIR)/obj/syms.check.c
+	$(Q)cmp -s $(IMG_DIR)/obj/syms.c $(IMG_DIR)/obj/syms.check.c || \
+		{ echo "error: linking the symbol table moved code; see $(IMG_DIR)/obj/syms.check.c" >&2; exit 1; }
+	$(Q)mv $@.tmp $@
+
+$(IMG).bin: $(IMG).elf
+	$(quiet) OBJCOPY $@
+	$(Q)$(OBJCOPY) -O binary $< $@
+
+$(IMG).dis: $(IMG).elf
+	$(quiet) OBJDUMP $@
+	$(Q)$(OBJDUMP) -d $< > $@
+
+-include $(IMG_OBJS:.o=.d)
+
+# --- host tests ------------------------------------------------------------------
+include tests/host.mk
+
+# --- the QEMU misaligned-access plugin ---------------------------------------------
+include tools/plugin.mk
+
+.PHONY: clean FORCE
+clean:
+	rm -rf $(O)
+FORCE:

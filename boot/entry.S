@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Entry of the S-mode payload: only what C cannot do.
+ *
+ * OpenSBI (fw_jump/fw_dynamic on QEMU) or U-Boot's booti (on boards) enters
+ * _start in S-mode with a0 = hart id, a1 = physical address of the device
+ * tree, MMU off.  Newer OpenSBI starts only the boot hart here (the others
+ * wait in its HSM), older firmware and some boards send every hart: the first
+ * hart to win boot_lottery runs fw_main, all others park.
+ */
+#include "../firmware/csr.h"
+
+	.section .text.entry, "ax"
+	.globl _start
+_start:
+	/*
+	 * RISC-V Linux "Image" header (Documentation/riscv/boot-image-header.rst),
+	 * so that U-Boot's booti accepts the image.  code0 jumps over it.
+	 */
+	.option push
+	.option norvc
+	j	entry_boot		/* code0 */
+	.word	0			/* code1 */
+	.dword	WM_TEXT_OFFSET		/* text_offset: from the start of RAM */
+	.dword	_end - _start		/* image_size: all it occupies, BSS and stacks too */
+	.dword	0			/* flags: bit 0 = 0, little-endian */
+	.word	2			/* header version 0.2 */
+	.word	0			/* res1 */
+	.dword	0			/* res2 */
+	.ascii	"RISCV\0\0\0"		/* magic (deprecated, still checked) */
+	.ascii	"RSC\x05"		/* magic2 */
+	.word	0			/* res3: PE/COFF offset, none */
+	.option pop
+
+entry_boot:
+	csrw	CSR_SIE, zero
+	la	t0, trap_entry
+	csrw	CSR_STVEC, t0
+
+	/* Only one hart may clear BSS and run C. */
+	la	t0, boot_lottery
+	li	t1, 1
+	amoadd.w t1, t1, (t0)
+	bnez	t1, entry_park
+
+	/* Per-hart stack, indexed by hart id: [_stack_start + id * SIZE, + SIZE). */
+	li	t0, WM_MAX_HARTS
+	bgeu	a0, t0, entry_park	/* no stack slot: cannot run C */
+	addi	t0, a0, 1
+	li	t1, WM_STACK_SIZE
+	mul	t0, t0, t1
+	la	sp, _stack_start
+	add	sp, sp, t0
+
+	/* Clear .tbss and .bss (both 16-byte aligned by the linker script). */
+	la	t0, _bss_start
+	la	t1, _bss_end
+1:	bgeu	t0, t1, 2f
+	sd	zero, 0(t0)
+	addi	t0, t0, 8
+	j	1b
+2:
+	/* picolibc's thread-local data (errno) is used in place. */
+	la	tp, _tls_start
+
+	/* fw_main(hart id, device tree) does not return. */
+	call	fw_main
+
+entry_park:
+	wfi
+	j	entry_park
+
+/*
+ * Every trap is unexpected in this image: save the registers on the current
+ * stack and let trap_report() print the cause and end the run.  4-byte
+ * aligned, direct mode (stvec MODE = 0).
+ */
+	.balign 4
+	.globl trap_entry
+trap_entry:
+	addi	sp, sp, -32 * 8
+	sd	x1, 1 * 8(sp)
+	sd	x3, 3 * 8(sp)
+	sd	x4, 4 * 8(sp)
+	sd	x5, 5 * 8(sp)
+	sd	x6, 6 * 8(sp)
+	sd	x7, 7 * 8(sp)
+	sd	x8, 8 * 8(sp)
+	sd	x9, 9 * 8(sp)
+	sd	x10, 10 * 8(sp)
+	sd	x11, 11 * 8(sp)
+	sd	x12, 12 * 8(sp)
+	sd	x13, 13 * 8(sp)
+	sd	x14, 14 * 8(sp)
+	sd	x15, 15 * 8(sp)
+	sd	x16, 16 * 8(sp)
+	sd	x17, 17 * 8(sp)
+	sd	x18, 18 * 8(sp)
+	sd	x19, 19 * 8(sp)
+	sd	x20, 20 * 8(sp)
+	sd	x21, 21 * 8(sp)
+	sd	x22, 22 * 8(sp)
+	sd	x23, 23 * 8(sp)
+	sd	x24, 24 * 8(sp)
+	sd	x25, 25 * 8(sp)
+	sd	x26, 26 * 8(sp)
+	sd	x27, 27 * 8(sp)
+	sd	x28, 28 * 8(sp)
+	sd	x29, 29 * 8(sp)
+	sd	x30, 30 * 8(sp)
+	sd	x31, 31 * 8(sp)
+	addi	t0, sp, 32 * 8
+	sd	t0, 2 * 8(sp)		/* sp before the trap */
+	mv	a0, sp
+	call	trap_report		/* does not return */
+	j	entry_park
+
+	.data
+	.balign 4
+boot_lottery:
+	.word	0

@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Just enough of a flattened device tree reader for this image: one pass over
+ * the structure block collects what the banner, the benchmarks and the exit
+ * path need (see struct fdt_info).  Format: Devicetree Specification v0.4,
+ * chapter 5.  Called once by the boot hart, before anything else reads the
+ * tree.
+ */
+#include <stdint.h>
+#include <string.h>
+
+#include "firmware.h"
+
+#define FDT_MAGIC	0xd00dfeedU
+#define FDT_BEGIN_NODE	1
+#define FDT_END_NODE	2
+#define FDT_PROP	3
+#define FDT_NOP		4
+#define FDT_END		9
+#define FDT_MAX_DEPTH	16
+
+/* The tree is big-endian; read it a byte at a time, whatever our order. */
+static uint32_t be32(const void *p)
+{
+	const unsigned char *b = p;
+
+	return (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3];
+}
+
+/* `cells` 32-bit cells as one number (1 or 2 cells). */
+static uint64_t read_cells(const unsigned char *p, uint32_t cells)
+{
+	uint64_t v = 0;
+
+	while (cells--) {
+		v = v << 32 | be32(p);
+		p += 4;
+	}
+	return v;
+}
+
+/* Is `want` one of the NUL-separated strings of a stringlist property? */
+static int has_string(const char *list, uint32_t len, const char *want)
+{
+	uint32_t i = 0;
+
+	while (i < len) {
+		if (strcmp(list + i, want) == 0)
+			return 1;
+		i += (uint32_t)strlen(list + i) + 1;
+	}
+	return 0;
+}
+
+/* What one node said of itself; evaluated when the node ends. */
+struct fdt_node {
+	const char *name;
+	const unsigned char *reg;
+	uint32_t reg_len;
+	const char *compatible;
+	uint32_t compatible_len;
+	int is_memory, is_cpu, is_cpus;
+	uint32_t addr_cells, size_cells; /* for this node's children */
+};
+
+int fdt_scan(const void *fdt, struct fdt_info *info)
+{
+	const unsigned char *base = fdt;
+	const unsigned char *p, *end;
+	const char *strings;
+	struct fdt_node stack[FDT_MAX_DEPTH];
+	int depth = -1;
+
+	memset(info, 0, sizeof(*info));
+	if (!fdt || ((uintptr_t)fdt & 3) || be32(base) != FDT_MAGIC)
+		return -1;
+	p = base + be32(base + 8);
+	end = p + be32(base + 36);
+	strings = (const char *)base + be32(base + 12);
+
+	while (p < end) {
+		uint32_t token = be32(p);
+
+		p += 4;
+		if (token == FDT_BEGIN_NODE) {
+			struct fdt_node *n;
+			size_t len = strlen((const char *)p);
+
+			if (++depth >= FDT_MAX_DEPTH)
+				return -1;
+			n = &stack[depth];
+			memset(n, 0, sizeof(*n));
+			n->name = (const char *)p;
+			n->addr_cells = 2; /* defaults from the specification */
+			n->size_cells = 1;
+			n->is_cpus = depth == 1 && strcmp(n->name, "cpus") == 0;
+			n->is_cpu = depth == 2 && stack[1].is_cpus &&
+				    strncmp(n->name, "cpu@", 4) == 0;
+			p += (len + 1 + 3) & ~(size_t)3;
+		} else if (token == FDT_END_NODE) {
+			struct fdt_node *n;
+			const struct fdt_node *parent;
+
+			if (depth < 0)
+				return -1;
+			n = &stack[depth];
+			parent = depth ? &stack[depth - 1] : NULL;
+			if (n->is_cpu)
+				info->nharts++;
+			if (parent && n->reg && n->is_memory && !info->mem_size &&
+			    n->reg_len >= 4 * (parent->addr_cells + parent->size_cells)) {
+				info->mem_base = read_cells(n->reg, parent->addr_cells);
+				info->mem_size = read_cells(n->reg + 4 * parent->addr_cells,
+							    parent->size_cells);
+			}
+			if (parent && n->reg && n->compatible &&
+			    n->reg_len >= 4 * parent->addr_cells &&
+			    has_string(n->compatible, n->compatible_len, "sifive,test0")) {
+				info->finisher = read_cells(n->reg, parent->addr_cells);
+				info->has_finisher = 1;
+			}
+			depth--;
+		} else if (token == FDT_PROP) {
+			uint32_t len = be32(p);
+			const char *name = strings + be32(p + 4);
+			const unsigned char *val = p + 8;
+			struct fdt_node *n;
+
+			p += 8 + ((len + 3) & ~3U);
+			if (depth < 0)
+				return -1;
+			n = &stack[depth];
+			if (strcmp(name, "reg") == 0) {
+				n->reg = val;
+				n->reg_len = len;
+			} else if (strcmp(name, "compatible") == 0) {
+				n->compatible = (const char *)val;
+				n->compatible_len = len;
+			} else if (strcmp(name, "device_type") == 0) {
+				n->is_memory = strcmp((const char *)val, "memory") == 0;
+			} else if (strcmp(name, "#address-cells") == 0 && len == 4) {
+				n->addr_cells = be32(val);
+			} else if (strcmp(name, "#size-cells") == 0 && len == 4) {
+				n->size_cells = be32(val);
+			} else if (strcmp(name, "timebase-frequency") == 0 &&
+				   (n->is_cpus || n->is_cpu) && len == 4 && !info->timebase_hz) {
+				info->timebase_hz = be32(val);
+			} else if (strcmp(name, "model") == 0 && depth == 0) {
+				strncpy(info->model, (const char *)val, sizeof(info->model) - 1);
+			}
+		} else if (token == FDT_END) {
+			break;
+		} else if (token != FDT_NOP) {
+			return -1;
+		}
+	}
+	return depth == -1 ? 0 : -1;
+}

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: MIT */
+/* Interfaces between the pieces of the S-mode image (firmware/, boot/). */
+#ifndef WM_FIRMWARE_H
+#define WM_FIRMWARE_H
+
+#include <stdint.h>
+
+/* fdt.c: what the image needs from the device tree. */
+struct fdt_info {
+	char model[64];
+	uint64_t mem_base, mem_size;	/* first memory node's first range */
+	uint32_t timebase_hz;		/* /cpus timebase-frequency */
+	int nharts;			/* cpu@ nodes under /cpus */
+	int has_finisher;		/* a "sifive,test0" node (QEMU virt) */
+	uint64_t finisher;		/* its register address */
+};
+/* 0 on success; -1 if the blob is not a device tree or is malformed. */
+int fdt_scan(const void *fdt, struct fdt_info *info);
+
+/* console.c: picolibc stdout on the SBI console; returns its description. */
+const char *console_init(void);
+void console_sync(void);
+
+/* platform.c: end the run with a status; QEMU virt exits with it. */
+void platform_set_finisher(const struct fdt_info *info);
+__attribute__((noreturn)) void platform_exit(int status);
+
+/* ksyms.c: name and offset of the function holding addr, or NULL. */
+const char *ksym_lookup(uintptr_t addr, uintptr_t *offset);
+
+/* Exit statuses besides 0 (pass) and 1 (a check failed). */
+#define STATUS_TRAP	2	/* an unexpected trap */
+#define STATUS_NO_FDT	3	/* no usable device tree */
+
+#endif /* WM_FIRMWARE_H */

@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The S-mode test image: boot/entry.S calls fw_main() on the boot hart with
+ * the stack set up and BSS cleared.  It prints the banner, runs the
+ * correctness suite on wordmerge's memcpy/memmove/memset (which carry the
+ * standard names here, so picolibc's printf runs on them too) and on
+ * picolibc's own functions from both of Debian's builds, prints the verdict
+ * and ends the run through platform_exit().
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "../lib/wordmerge.h"
+#include "../tests/suite.h"
+#include "firmware.h"
+#include "refs.h"
+#include "sbi.h"
+
+static void banner(unsigned long hartid, const struct fdt_info *fdt,
+		   const char *console)
+{
+	long spec = sbi_get_spec_version();
+	long impl = sbi_get_impl_id();
+	long ver = sbi_get_impl_version();
+
+	printf("wordmerge test image: word-at-a-time mem* that never make a misaligned access\n");
+	printf("BANNER: sbi spec %ld.%ld, implementation %s (id %ld) version %ld.%ld\n",
+	       (spec >> 24) & 0x7f, spec & 0xffffff, sbi_impl_name(impl), impl,
+	       ver >> 16, ver & 0xffff);
+	printf("BANNER: model \"%s\", boot hart %lu of %d harts, timebase %lu Hz\n",
+	       fdt->model, hartid, fdt->nharts, (unsigned long)fdt->timebase_hz);
+	printf("BANNER: memory 0x%llx..0x%llx (%llu MiB), console: %s\n",
+	       (unsigned long long)fdt->mem_base,
+	       (unsigned long long)(fdt->mem_base + fdt->mem_size),
+	       (unsigned long long)(fdt->mem_size >> 20), console);
+	printf("BANNER: test finisher %s\n",
+	       fdt->has_finisher ? "found (exit status goes to QEMU)"
+				 : "none (exit status only in the EXIT: line)");
+}
+
+__attribute__((noreturn)) void fw_main(unsigned long hartid, const void *dtb);
+
+void fw_main(unsigned long hartid, const void *dtb)
+{
+	static const struct suite_impl impls[] = {
+		{ "wordmerge", memcpy, memmove, memset },
+		{ "picolibc-size", picolibc_size_memcpy, picolibc_size_memmove,
+		  picolibc_size_memset },
+		{ "picolibc-speed", picolibc_speed_memcpy, picolibc_speed_memmove,
+		  picolibc_speed_memset },
+	};
+	struct suite_result res = { 0, 0, 0, 0 };
+	struct fdt_info fdt;
+	const char *console = console_init();
+	int status;
+
+	if (fdt_scan(dtb, &fdt) != 0) {
+		printf("FAIL: no valid device tree at a1=%p (expected magic 0xd00dfeed)\n", dtb);
+		printf("EXIT: STATUS=%d\n", STATUS_NO_FDT);
+		platform_exit(STATUS_NO_FDT);
+	}
+	platform_set_finisher(&fdt);
+	banner(hartid, &fdt, console);
+	if (!fdt.timebase_hz || !fdt.mem_size) {
+		printf("FAIL: the device tree has no %s\n",
+		       !fdt.timebase_hz ? "/cpus timebase-frequency" : "memory node");
+		printf("EXIT: STATUS=%d\n", STATUS_NO_FDT);
+		platform_exit(STATUS_NO_FDT);
+	}
+
+	suite_run(impls, sizeof(impls) / sizeof(impls[0]), NULL, &res);
+	status = suite_summary(&res);
+	printf("EXIT: STATUS=%d\n", status);
+	platform_exit(status);
+}

@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Ending the run.  On QEMU virt the "sifive,test0" finisher device (address
+ * from the device tree) makes QEMU exit with our status: 0x5555 = pass,
+ * (status << 16) | 0x3333 = fail with that exit code.  OpenSBI's SRST shutdown
+ * cannot report a failure to QEMU, so it is only the fallback for machines
+ * without a finisher (sifive_u, real boards), where run-qemu.sh reads the
+ * status from the EXIT: line instead.
+ */
+#include <stdio.h>
+
+#include "firmware.h"
+#include "sbi.h"
+
+#define FINISHER_PASS 0x5555
+#define FINISHER_FAIL 0x3333
+
+static volatile uint32_t *platform_finisher;
+
+void platform_set_finisher(const struct fdt_info *info)
+{
+	if (info->has_finisher)
+		platform_finisher = (volatile uint32_t *)(uintptr_t)info->finisher;
+}
+
+void platform_exit(int status)
+{
+	console_sync();
+	if (platform_finisher)
+		*platform_finisher = status ? (uint32_t)status << 16 | FINISHER_FAIL
+					    : FINISHER_PASS;
+	if (sbi_probe_extension(SBI_EXT_SRST))
+		sbi_system_reset(0, status ? 1 : 0);
+	sbi_legacy_shutdown();
+	for (;;)
+		__asm__ volatile("wfi");
+}

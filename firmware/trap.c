@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The S-mode trap handler: boot/entry.S saves the registers and calls
+ * trap_report().  Nothing in this image should trap (no interrupts are
+ * enabled, and a misaligned access on a core that traps is handled by
+ * OpenSBI in M-mode, not here), so any trap is a failure: print what and
+ * where, then end the run with STATUS_TRAP.
+ */
+#include <stdio.h>
+
+#include "csr.h"
+#include "firmware.h"
+
+static const char *trap_cause_name(unsigned long cause)
+{
+	static const char *const names[] = {
+		[CAUSE_MISALIGNED_FETCH] = "instruction address misaligned",
+		[CAUSE_FETCH_ACCESS] = "instruction access fault",
+		[CAUSE_ILLEGAL_INSN] = "illegal instruction",
+		[CAUSE_BREAKPOINT] = "breakpoint",
+		[CAUSE_MISALIGNED_LOAD] = "load address misaligned",
+		[CAUSE_LOAD_ACCESS] = "load access fault",
+		[CAUSE_MISALIGNED_STORE] = "store/AMO address misaligned",
+		[CAUSE_STORE_ACCESS] = "store/AMO access fault",
+		[CAUSE_USER_ECALL] = "environment call from U-mode",
+		[CAUSE_SUPERVISOR_ECALL] = "environment call from S-mode",
+		[CAUSE_FETCH_PAGE_FAULT] = "instruction page fault",
+		[CAUSE_LOAD_PAGE_FAULT] = "load page fault",
+		[CAUSE_STORE_PAGE_FAULT] = "store/AMO page fault",
+	};
+
+	if (cause >> SCAUSE_INTERRUPT_BIT)
+		return "interrupt";
+	if (cause < sizeof(names) / sizeof(names[0]) && names[cause])
+		return names[cause];
+	return "unknown";
+}
+
+static void trap_print_addr(const char *what, uintptr_t addr)
+{
+	uintptr_t off;
+	const char *sym = ksym_lookup(addr, &off);
+
+	if (sym)
+		printf("%s=0x%lx <%s+0x%lx>", what, (unsigned long)addr, sym,
+		       (unsigned long)off);
+	else
+		printf("%s=0x%lx <?>", what, (unsigned long)addr);
+}
+
+/* regs[i] is x<i> at the trap (regs[0] unused). */
+void trap_report(const unsigned long *regs)
+{
+	unsigned long cause = csr_read(scause);
+
+	printf("\nTRAP: scause=0x%lx (%s) ", cause, trap_cause_name(cause));
+	trap_print_addr("sepc", csr_read(sepc));
+	printf(" stval=0x%lx\nTRAP: ", csr_read(stval));
+	trap_print_addr("ra", regs[1]);
+	printf(" sp=0x%lx a0=0x%lx a1=0x%lx a2=0x%lx\n", regs[2], regs[10],
+	       regs[11], regs[12]);
+	printf("FAIL: unexpected trap\n");
+	printf("EXIT: STATUS=%d\n", STATUS_TRAP);
+	platform_exit(STATUS_TRAP);
+}

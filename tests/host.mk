@@ -1,0 +1,26 @@
+# SPDX-License-Identifier: MIT
+# Host builds of the correctness suite (tests/suite.c + tests/host_main.c,
+# lib built with WORDMERGE_PREFIX so it links beside the host libc).
+# Included by the top Makefile.
+
+HOST_DIR := $(O)/host
+HOST_WARN := -std=c11 -Wall -Wextra -Werror
+# lib and the suite's model must stay loops (see the image's flags).
+HOST_NOBUILTIN_gcc := -fno-builtin -fno-tree-loop-distribute-patterns
+HOST_NOBUILTIN_clang := -fno-builtin
+HOST_SAN := -fsanitize=address,undefined -fsanitize=alignment -fno-sanitize-recover=all -fno-omit-frame-pointer
+
+# $(call host_suite,NAME,CC,FLAGS[,LIBSRC]): build $(HOST_DIR)/NAME/suite
+define host_suite
+$(HOST_DIR)/$(1)/suite: lib/wordmerge.c lib/wordmerge.h tests/suite.c tests/suite.h tests/host_main.c $(4) tests/host.mk
+	@mkdir -p $$(@D)
+	$$(quiet) HOSTCC $$@
+	$$(Q)$(2) $(HOST_WARN) $(3) $(HOST_NOBUILTIN_$(2)) -DWORDMERGE_PREFIX -Ilib \
+		-o $$@ $(if $(4),$(4),lib/wordmerge.c) tests/suite.c tests/host_main.c
+HOST_SUITES += $(HOST_DIR)/$(1)/suite
+endef
+
+HOST_SUITES :=
+$(foreach cc,gcc clang,$(foreach opt,O0 O2 Os O3,\
+	$(eval $(call host_suite,$(cc)-$(opt),$(cc),-$(opt)))))
+$(foreach cc,gcc clang,$(eval $(call host_suite,$(cc)-san,$(cc),-O1 -g $(HOST_SAN))))

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The correctness suite: one source, run in the RISC-V image (against
+ * picolibc's two builds) and on every host or cross target (against the
+ * target's own C library).  The caller passes the implementation under test
+ * and its references; the suite checks each against a byte-by-byte model of
+ * the C standard's semantics and prints one PASS:/FAIL: line per group.
+ */
+#ifndef WM_SUITE_H
+#define WM_SUITE_H
+
+#include <stddef.h>
+
+struct suite_impl {
+	const char *name;
+	void *(*cpy)(void *, const void *, size_t);
+	void *(*move)(void *, const void *, size_t);
+	void *(*set)(void *, int, size_t);
+};
+
+/* Counts kept across groups; the caller prints the verdict. */
+struct suite_result {
+	unsigned long checks;   /* calls checked, every implementation */
+	unsigned long failures; /* calls that failed, every implementation */
+	unsigned int groups;
+	unsigned int failed_groups;
+};
+
+/*
+ * Optional hooks the image sets to read its misaligned-trap counters around
+ * each group; both may be NULL.  group_end returns the number of failures it
+ * found (counted into the result).
+ */
+struct suite_hooks {
+	void (*group_begin)(const char *group, const struct suite_impl *impl);
+	unsigned long (*group_end)(const char *group, const struct suite_impl *impl);
+};
+
+/* Prints "TARGET: <bits>-bit <endian>" first.  impls[0] is ours. */
+void suite_run(const struct suite_impl *impls, int nimpls,
+	       const struct suite_hooks *hooks, struct suite_result *res);
+
+/* Prints the SUMMARY: line; returns the exit status (0 or 1). */
+int suite_summary(const struct suite_result *res);
+
+#endif /* WM_SUITE_H */
