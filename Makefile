@@ -14,12 +14,15 @@
 #   OPT=-O2               optimisation level of the image
 #   V=1                   print every command
 #   LEGACY_CONSOLE=1      force the legacy SBI putchar console
+#   LIB_SRC=FILE          lib source to link (default lib/wordmerge.c)
 
 O ?= build
 PLATFORM ?= virt
 CROSS_COMPILE ?= riscv64-unknown-elf-
 OPT ?= -O2
 LEGACY_CONSOLE ?= 0
+# The lib source linked into the image; the fault checks point it elsewhere.
+LIB_SRC ?= lib/wordmerge.c
 V ?= 0
 
 ifeq ($(V),1)
@@ -70,13 +73,13 @@ IMG_CFLAGS := $(ARCH_FLAGS) $(OPT) -g -std=gnu11 --specs=picolibc.specs \
 	-fno-tree-loop-distribute-patterns -ffunction-sections -fdata-sections \
 	-DWM_STACK_SIZE=$(STACK_SIZE) -DWM_MAX_HARTS=$(MAX_HARTS) \
 	-DWM_TEXT_OFFSET=$(TEXT_OFFSET) \
-	-DWM_FORCE_LEGACY_CONSOLE=$(LEGACY_CONSOLE) -MMD -MP
+	-DWM_FORCE_LEGACY_CONSOLE=$(LEGACY_CONSOLE) -Ilib -MMD -MP
 IMG_LDFLAGS := $(LINK_ARCH) --specs=picolibc.specs -nostartfiles \
 	-T linker/wordmerge.ld -Wl,--defsym=WM_LOAD_ADDR=$(LOAD_ADDR) \
 	-Wl,--defsym=WM_STACK_SIZE=$(STACK_SIZE) \
 	-Wl,--defsym=WM_MAX_HARTS=$(MAX_HARTS) -Wl,--no-warn-rwx-segments
 
-IMG_SRCS := boot/entry.S $(wildcard firmware/*.c) lib/wordmerge.c tests/suite.c
+IMG_SRCS := boot/entry.S $(wildcard firmware/*.c) $(LIB_SRC) tests/suite.c
 IMG_OBJS := $(patsubst %,$(IMG_DIR)/obj/%.o,$(IMG_SRCS))
 IMG_REFS := $(IMG_DIR)/obj/picolibc-size.o $(IMG_DIR)/obj/picolibc-speed.o
 
@@ -134,11 +137,38 @@ $(IMG).dis: $(IMG).elf
 
 -include $(IMG_OBJS:.o=.d)
 
-# --- host tests ------------------------------------------------------------------
+# --- tests ---------------------------------------------------------------------
+# Each tests/*.mk and tools/*.mk adds its phony targets to TESTS and the
+# Debian packages they need to TEST_DEPS; `make test` installs what is
+# missing, then runs them one after the other.
+TESTS :=
+TEST_DEPS := make python3 gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf \
+	opensbi qemu-system-misc
 include tests/host.mk
+include tests/qemu.mk
 
 # --- the QEMU misaligned-access plugin ---------------------------------------------
 include tools/plugin.mk
+
+.PHONY: test
+test:
+	$(Q)tools/deps.sh $(sort $(TEST_DEPS))
+	$(Q)$(MAKE) --no-print-directory -j2 all $(HOST_SUITES)
+	$(Q)$(MAKE) --no-print-directory test-run
+
+# One target after the other, so each one's output stays readable; a tally
+# at the end, and a failure of any makes the whole run fail.
+.PHONY: test-run
+test-run:
+	$(Q)pass=0; fail=0; failed=; \
+	for t in $(TESTS); do \
+		echo "=== $$t"; \
+		if $(MAKE) --no-print-directory $$t; then pass=$$((pass + 1)); \
+		else fail=$$((fail + 1)); failed="$$failed $$t"; fi; \
+	done; \
+	echo "=== make test: $$pass passed, $$fail failed$${failed:+ ($$failed )}"; \
+	echo "$$pass passed, $$fail failed"; \
+	[ $$fail = 0 ]
 
 .PHONY: clean FORCE
 clean:

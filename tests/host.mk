@@ -24,3 +24,21 @@ HOST_SUITES :=
 $(foreach cc,gcc clang,$(foreach opt,O0 O2 Os O3,\
 	$(eval $(call host_suite,$(cc)-$(opt),$(cc),-$(opt)))))
 $(foreach cc,gcc clang,$(eval $(call host_suite,$(cc)-san,$(cc),-O1 -g $(HOST_SAN))))
+
+# Run every host build; each prints its PASS:/FAIL: lines and an EXIT: line.
+.PHONY: test-host
+test-host: $(HOST_SUITES)
+	$(Q)set -e; for t in $(HOST_SUITES); do \
+		echo "== $$t"; \
+		$$t > $$t.log 2>&1 || { cat $$t.log; echo "FAIL: $$t"; exit 1; }; \
+		grep -E '^(TARGET|SUMMARY):' $$t.log; \
+	done
+TESTS += test-host
+TEST_DEPS += gcc clang libclang-rt-14-dev
+
+# Show that the suite can fail: build lib with each deliberate one-line fault
+# of tests/faults.txt and require the suite to catch it.
+.PHONY: test-faults
+test-faults: tools/fault-check.sh tests/faults.txt
+	$(Q)tools/fault-check.sh $(HOST_DIR)/faults tests/faults.txt gcc -O1 -g $(HOST_WARN) $(HOST_NOBUILTIN_gcc) $(HOST_SAN)
+TESTS += test-faults
