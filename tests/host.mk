@@ -24,6 +24,9 @@ HOST_SUITES :=
 $(foreach cc,gcc clang,$(foreach opt,O0 O2 Os O3,\
 	$(eval $(call host_suite,$(cc)-$(opt),$(cc),-$(opt)))))
 $(foreach cc,gcc clang,$(eval $(call host_suite,$(cc)-san,$(cc),-O1 -g $(HOST_SAN))))
+# The size-first build of lib (make LIB_SIZE=small): its own code path.
+$(foreach cc,gcc clang,$(eval $(call host_suite,$(cc)-small-Os,$(cc),-Os -DWM_SMALL_CODE=1)))
+$(eval $(call host_suite,gcc-small-san,gcc,-O1 -g -DWM_SMALL_CODE=1 $(HOST_SAN)))
 
 # Run every host build; each prints its PASS:/FAIL: lines and an EXIT: line.
 .PHONY: test-host
@@ -42,3 +45,14 @@ TEST_DEPS += gcc clang libclang-rt-14-dev
 test-faults: tools/fault-check.sh tests/faults.txt
 	$(Q)tools/fault-check.sh $(HOST_DIR)/faults tests/faults.txt gcc -O1 -g $(HOST_WARN) $(HOST_NOBUILTIN_gcc) $(HOST_SAN)
 TESTS += test-faults
+
+# No source word read wholly outside [src, src + n): tests/bounds.c under ASan.
+$(HOST_DIR)/bounds/%: lib/wordmerge.c lib/wordmerge.h tests/bounds.c tests/host.mk
+	@mkdir -p $(@D)
+	$(quiet) HOSTCC $@
+	$(Q)$* $(HOST_WARN) -O1 -g $(HOST_NOBUILTIN_$*) $(HOST_SAN) -DWORDMERGE_PREFIX -Ilib \
+		-o $@ $(if $(BOUNDS_LIB),$(BOUNDS_LIB),lib/wordmerge.c) tests/bounds.c
+.PHONY: test-bounds
+test-bounds: $(HOST_DIR)/bounds/gcc $(HOST_DIR)/bounds/clang
+	$(Q)for t in $^; do echo "== $$t"; $$t || exit 1; done
+TESTS += test-bounds
