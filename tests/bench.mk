@@ -1,0 +1,97 @@
+# SPDX-License-Identifier: MIT
+# Benchmarks (firmware/bench.c, tools/report.py).  Included by the top Makefile.
+#
+#   make bench [BENCH_MODE=full|sweep|big]
+#        build the benchmark image ($(O)/bench-MODE/virt/), boot it on QEMU virt
+#        with -icount shift=0 (cycle and instret count instructions exactly),
+#        keep the log as $(O)/bench/bench-MODE.log (how it was run beside it,
+#        in .log.run) and write $(O)/report/report.md with its plots.
+#        full (default): size sweep and the 32 MiB phase, about a minute.
+#   make report LOG=FILE [ELF=FILE]
+#        the report ($(O)/report/) from any benchmark log: QEMU's, or a board's
+#        serial capture of the image built with `make BENCH=full PLATFORM=...`.
+#        ELF: the image that wrote the log, for the code size of lib's static
+#        helpers; by default $(O)/bench-MODE/$(PLATFORM)/wordmerge.elf when it
+#        matches the log.  A truncated or foreign log is an error and leaves
+#        no new report.
+#   make bench-check
+#        the sweep under -icount: wordmerge's instruction counts and code size
+#        against tests/bench-targets.txt (one PASS:/FAIL: line per cell);
+#        part of make test.  Depends on instruction counts only, never on time.
+#   With LIB_SIZE=small (the size-first lib, top Makefile) all three use
+#   their own folders and files, suffixed -small.
+
+BENCH_MODE ?= full
+# LIB_SIZE=small: its own image folder (top Makefile), logs and report.
+BENCH_SUFFIX := $(if $(filter small,$(LIB_SIZE)),-small)
+BENCH_DIR := $(O)/bench
+BENCH_TARGETS := tests/bench-targets.txt
+BENCH_QEMU := ./run-qemu.sh --no-build --icount --memory 512M
+REPORT := python3 tools/report.py
+REPORT_DIR := $(O)/report$(BENCH_SUFFIX)
+# ELF: the image that wrote LOG (make report).
+ELF ?=
+
+# $(call bench_elf,MODE): the benchmark image of MODE for this platform
+# (the folder as the top Makefile's IMG_DIR names it for BENCH=MODE).
+bench_elf = $(O)/bench-$(1)/$(PLATFORM)$(BENCH_SUFFIX)/wordmerge.elf
+
+.PHONY: bench-image-sweep bench-image-big bench-image-full
+bench-image-sweep bench-image-big bench-image-full:
+	$(Q)$(MAKE) --no-print-directory BENCH=$(@:bench-image-%=%) all
+
+# The UART goes to the log; the terminal sees the progress lines only.
+.PHONY: bench
+bench: bench-image-$(BENCH_MODE)
+	$(Q)[ "$(PLATFORM)" = virt ] || { echo "make bench runs QEMU virt: boot $(call bench_elf,$(BENCH_MODE)) on the board and use make report LOG=..." >&2; exit 2; }
+	$(Q)mkdir -p $(BENCH_DIR)
+	$(Q)log=$(BENCH_DIR)/bench-$(BENCH_MODE)$(BENCH_SUFFIX).log; \
+	cmd="$(BENCH_QEMU) --timeout 1800 --elf $(call bench_elf,$(BENCH_MODE)) --log $$log"; \
+	{ echo "$$cmd"; echo "($$(qemu-system-riscv64 --version | head -n 1), $$(date -u '+%Y-%m-%d %H:%M UTC'), host $$(uname -m))"; } > $$log.run; \
+	echo "  BENCH   $$cmd"; \
+	start=$$(date +%s); : > $$log; \
+	{ $$cmd > $(BENCH_DIR)/bench-$(BENCH_MODE)$(BENCH_SUFFIX).out 2>&1; echo $$? > $(BENCH_DIR)/bench$(BENCH_SUFFIX).rc; } & \
+	pid=$$!; \
+	tail -n +1 -F --pid=$$pid $$log 2>/dev/null | grep -a --line-buffered -E '^(PROGRESS|===|SUMMARY|EXIT)'; \
+	wait $$pid; rc=$$(cat $(BENCH_DIR)/bench$(BENCH_SUFFIX).rc); \
+	echo "  BENCH   $$(( $$(date +%s) - start )) s, run-qemu.sh status $$rc, log $$log"; \
+	[ "$$rc" = 0 ] || { tail -n 20 $(BENCH_DIR)/bench-$(BENCH_MODE)$(BENCH_SUFFIX).out; exit 1; }
+	$(Q)tools/deps.sh gnuplot-nox
+	$(Q)$(REPORT) report $(BENCH_DIR)/bench-$(BENCH_MODE)$(BENCH_SUFFIX).log --out $(REPORT_DIR) \
+		--elf $(call bench_elf,$(BENCH_MODE)) --targets $(BENCH_TARGETS)
+
+.PHONY: report
+report:
+	$(Q)[ -n "$(LOG)" ] || { echo "usage: make report LOG=FILE [ELF=FILE]" >&2; exit 2; }
+	$(Q)tools/deps.sh gnuplot-nox
+	$(Q)$(REPORT) report $(LOG) --out $(REPORT_DIR) --targets $(BENCH_TARGETS) \
+		$(if $(ELF),--elf $(ELF),--elf-guess '$(call bench_elf,{mode})')
+
+.PHONY: bench-check
+bench-check: bench-image-sweep
+	$(Q)mkdir -p $(BENCH_DIR)
+	$(Q)log=$(BENCH_DIR)/check-sweep$(BENCH_SUFFIX).log; \
+	$(BENCH_QEMU) --timeout 100 --elf $(call bench_elf,sweep) --log $$log \
+		> $(BENCH_DIR)/check-sweep$(BENCH_SUFFIX).out 2>&1 || \
+		{ tail -n 20 $(BENCH_DIR)/check-sweep$(BENCH_SUFFIX).out; echo "FAIL: the sweep image did not run (log $$log)"; exit 1; }; \
+	$(REPORT) check $$log --targets $(BENCH_TARGETS) --elf $(call bench_elf,sweep)
+TESTS += bench-check
+
+# bench-check can fail: a lib whose co-aligned copy loop is no longer
+# unrolled (still correct) must be caught as a regression.
+PERF_FAULT_O := $(O)/perf-fault
+.PHONY: test-bench-regression
+test-bench-regression:
+	$(Q)mkdir -p $(PERF_FAULT_O)
+	$(Q)sed -e 's/word \*dblk = dw + ((size_t)(dend - dw) & ~(size_t)15);/word *dblk = dw;/' \
+		lib/wordmerge.c > $(PERF_FAULT_O)/wordmerge.c
+	$(Q)[ "$$(diff lib/wordmerge.c $(PERF_FAULT_O)/wordmerge.c | grep -c '^>')" = 1 ] || \
+		{ echo "FAIL: the performance fault no longer applies to lib/wordmerge.c (update tests/bench.mk)"; exit 1; }
+	$(Q)rc=0; $(MAKE) --no-print-directory O=$(PERF_FAULT_O) LIB_SRC=$(PERF_FAULT_O)/wordmerge.c \
+		bench-check > $(PERF_FAULT_O)/check.out 2>&1 || rc=$$?; \
+	if [ $$rc != 0 ] && grep -q '^FAIL: memcpy 64 KiB al' $(PERF_FAULT_O)/check.out; then \
+		echo "PASS: a slower co-aligned memcpy fails bench-check:"; grep -m1 '^FAIL: memcpy 64 KiB al' $(PERF_FAULT_O)/check.out; \
+	else \
+		echo "FAIL: bench-check did not catch the slower memcpy (exit $$rc, $(PERF_FAULT_O)/check.out)"; exit 1; \
+	fi
+TESTS += test-bench-regression

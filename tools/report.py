@@ -1,0 +1,764 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Read the benchmark image's log (firmware/bench.c) and report on it.
+
+  report.py report LOG [--out DIR] [--elf ELF | --elf-guess PATTERN] [--run-info FILE]
+      DIR/report.md with tables and PNG plots (gnuplot): the size sweep
+      (cycles per byte against size, per alignment and implementation), the
+      32 MiB offset matrix as heat maps, code size, and the targets.
+      Everything is written to a temporary folder first and moved into place
+      at the end: a log that is foreign, truncated or malformed gives an
+      error, exit status 1 and no new report.
+  report.py check LOG --targets FILE [--elf ELF]
+      Check wordmerge's instruction counts in LOG (a run under QEMU -icount
+      shift=0) and its code size (from ELF) against the targets file: one
+      PASS:/FAIL: line per cell, a SUMMARY: line, exit status 1 if any FAILs.
+
+LOG may be a QEMU log or a board's serial capture: carriage returns and
+anything before the first CSV line (boot messages, line noise) are ignored.
+Python standard library only; gnuplot is called as a subprocess.
+"""
+import argparse
+import csv
+import hashlib
+import math
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+FORMAT = 1
+PREFIX = "CSV:"
+IMPL_ORDER = ["wordmerge", "picolibc-size", "picolibc-speed", "byte-loop"]
+FN_ORDER = ["memcpy", "memmove_fwd", "memmove_bwd", "memset"]
+FN_TITLE = {
+    "memcpy": "memcpy",
+    "memmove_fwd": "memmove forward (dst < src)",
+    "memmove_bwd": "memmove backward (dst > src, overlapping)",
+    "memset": "memset",
+}
+NM = os.environ.get("NM", "riscv64-unknown-elf-nm")
+
+
+class LogError(Exception):
+    """The log cannot be used (foreign, truncated, malformed)."""
+
+
+# ---- reading the log -----------------------------------------------------------
+
+def read_log(path):
+    """Parse LOG; returns a dict with meta, size, sweep, big, exit status."""
+    try:
+        with open(path, "rb") as f:
+            raw = f.read()
+    except OSError as e:
+        raise LogError(f"cannot read {path}: {e.strerror}")
+    text = raw.decode("utf-8", errors="replace")
+    lines = text.replace("\r", "").split("\n")
+
+    # The last CSV:begin of ours starts the run (a board log may hold an
+    # aborted run before a complete one); junk may precede it on its line.
+    start = None
+    begins = 0
+    for i, line in enumerate(lines):
+        k = line.find(PREFIX + "begin,wordmerge-bench,")
+        if k >= 0:
+            start, begins = i, begins + 1
+            lines[i] = line[k:]
+    if start is None:
+        raise LogError(f"{path}: not a wordmerge benchmark log "
+                       f"(no '{PREFIX}begin,wordmerge-bench,' line)")
+    recs = []
+    end = None
+    for i in range(start, len(lines)):
+        line = lines[i].rstrip()
+        if not line.startswith(PREFIX):
+            continue
+        fields = next(csv.reader([line[len(PREFIX):]]))
+        if fields and fields[0] == "end":
+            end = (i, fields)
+            break
+        recs.append((i + 1, fields))
+    if end is None:
+        last = recs[-1][1] if recs else []
+        raise LogError(f"{path}: truncated log: no {PREFIX}end line after "
+                       f"{PREFIX}begin (line {start + 1}); {len(recs) - 1} CSV lines "
+                       f"read, the last: {PREFIX}{','.join(last)}")
+    i_end, ef = end
+    if len(ef) != 2 or not ef[1].isdigit() or int(ef[1]) != len(recs) - 1:
+        raise LogError(f"{path}: truncated or damaged log: {PREFIX}end says "
+                       f"{ef[1:] if len(ef) > 1 else '?'} CSV lines, "
+                       f"{len(recs) - 1} found between begin and end")
+    begin = recs[0][1]
+    if len(begin) != 4 or begin[2] != str(FORMAT):
+        raise LogError(f"{path}: unsupported log format {begin[2:3]} (this reads {FORMAT})")
+
+    data = {"path": path, "mode": begin[3], "meta": {}, "size": {}, "sweep": {},
+            "big": {}, "exit": None, "begins": begins,
+            "sha256": hashlib.sha256(raw).hexdigest(), "csv_lines": len(recs) + 1}
+    for lineno, f in recs[1:]:
+        try:
+            parse_record(data, f)
+        except (ValueError, IndexError) as e:
+            raise LogError(f"{path}:{lineno}: malformed line ({e}): "
+                           f"{PREFIX}{','.join(f)}")
+    for line in lines[i_end + 1:]:
+        m = re.match(r"EXIT: STATUS=(\d+)", line)
+        if m:
+            data["exit"] = int(m.group(1))
+    if data["exit"] not in (None, 0):
+        raise LogError(f"{path}: the benchmark image failed (EXIT: STATUS={data['exit']})")
+    for key in ("platform", "timebase_hz", "counters_lockstep", "overhead_cpy"):
+        if key not in data["meta"]:
+            raise LogError(f"{path}: no {PREFIX}meta,{key} line")
+    if not data["sweep"] and not data["big"]:
+        raise LogError(f"{path}: no measurements in the log")
+    return data
+
+
+def _int(s):
+    if not re.fullmatch(r"\d+", s):
+        raise ValueError(f"not a number: {s!r}")
+    return int(s)
+
+
+def _off(s):
+    return None if s == "" else _int(s)
+
+
+def parse_record(data, f):
+    kind = f[0]
+    if kind == "meta":
+        if len(f) < 3:
+            raise ValueError("meta needs a key and a value")
+        data["meta"][f[1]] = f[2] if len(f) == 3 else f[2:]
+    elif kind == "size":
+        if len(f) != 5:
+            raise ValueError(f"size has {len(f)} fields, not 5")
+        data["size"][(f[1], f[2])] = (f[3], _int(f[4]))
+    elif kind == "sweep":
+        if len(f) != 10:
+            raise ValueError(f"sweep has {len(f)} fields, not 10")
+        fn, impl = f[1], f[2]
+        key = (fn, impl, _int(f[3]), _off(f[4]), _int(f[5]))
+        data["sweep"][key] = {"runs": _int(f[6]), "cyc": _int(f[7]),
+                              "ins": _int(f[8]), "ins_max": _int(f[9])}
+    elif kind == "big":
+        if len(f) != 10:
+            raise ValueError(f"big has {len(f)} fields, not 10")
+        key = (f[1], f[2], _int(f[3]), _off(f[4]))
+        data["big"][key] = {"n": _int(f[5]), "runs": _int(f[6]), "cyc": _int(f[7]),
+                            "ins": _int(f[8]), "tim": _int(f[9])}
+    else:
+        raise ValueError(f"unknown record type {kind!r}")
+
+
+# ---- code size from the ELF ------------------------------------------------------
+
+def elf_symbols(elf):
+    """{name: (addr, size, file)} of the ELF's function symbols (nm -S -l)."""
+    try:
+        out = subprocess.run([NM, "-S", "-l", "--defined-only", elf], check=True,
+                             capture_output=True, text=True).stdout
+    except FileNotFoundError:
+        raise LogError(f"{NM} not found (set NM=... or install gcc-riscv64-unknown-elf)")
+    except subprocess.CalledProcessError as e:
+        raise LogError(f"{NM} {elf} failed: {e.stderr.strip()}")
+    syms = {}
+    for line in out.splitlines():
+        left, _, where = line.partition("\t")
+        p = left.split()
+        if len(p) == 4 and p[2] in "tTwW":
+            syms[p[3]] = (int(p[0], 16), int(p[1], 16), where.rpartition(":")[0])
+    return syms
+
+
+def elf_sizes(elf, data):
+    """Code sizes from ELF, checked against the log: lib = every function
+    from the source file that defines memcpy (its static helpers too)."""
+    syms = elf_symbols(elf)
+    if "memcpy" not in syms:
+        raise LogError(f"{elf}: no memcpy symbol")
+    addr = data["meta"].get("memcpy_addr")
+    if addr is not None and int(addr, 16) != syms["memcpy"][0]:
+        raise LogError(f"{elf} is not the image that wrote the log (memcpy at "
+                       f"0x{syms['memcpy'][0]:x}, the log says {addr})")
+    for (impl, fn), (sym, size) in data["size"].items():
+        if sym in syms and syms[sym][1] != size:
+            raise LogError(f"{elf} is not the image that wrote the log ({sym} is "
+                           f"{syms[sym][1]} bytes, the log says {size})")
+    libfile = syms["memcpy"][2]
+    lib = sorted((name, s[1]) for name, s in syms.items() if s[2] == libfile and s[1])
+    return {"elf": elf, "libfile": libfile, "lib": lib,
+            "lib_total": sum(s for _, s in lib)}
+
+
+def pick_elf(args, data):
+    if args.elf:
+        return elf_sizes(args.elf, data)
+    if getattr(args, "elf_guess", None):
+        path = args.elf_guess.replace("{mode}", data["mode"])
+        if os.path.exists(path):
+            try:
+                return elf_sizes(path, data)
+            except LogError as e:
+                print(f"report: note: not using {path}: {e}", file=sys.stderr)
+    return None
+
+
+# ---- the targets ---------------------------------------------------------------------
+
+AL_PAIRS = {(0, 0), (7, 7)}
+
+
+def pair_class(fn, d, s):
+    if fn == "memset":
+        return "al" if d == 0 else "mis"
+    return "al" if d == s else "mis"
+
+
+def read_targets(path):
+    rows = []
+    scope = "any"
+    with open(path) as f:
+        for i, line in enumerate(f, 1):
+            line = line.split("#", 1)[0].strip()
+            if not line:
+                continue
+            p = line.split()
+            if p[0] == "for" and len(p) == 2:
+                scope = p[1]                # the build the rows below are for
+                continue
+            if len(p) not in (5, 6):
+                raise LogError(f"{path}:{i}: need 5 or 6 fields: function n pairs kind "
+                               "bound [ceiling]")
+            fn, n, pairs, kind, bound = p[:5]
+            ceiling = float(p[5]) if len(p) == 6 else None
+            if fn == "size":
+                rows.append({"fn": fn, "opt": n, "what": pairs, "kind": kind,
+                             "bound": int(bound), "line": i})
+                continue
+            if fn not in FN_ORDER or pairs not in ("al", "mis", "any") or \
+                    kind not in ("per_call", "per_byte", "memcpy+"):
+                raise LogError(f"{path}:{i}: bad target line: {line}")
+            rows.append({"fn": fn, "n": int(n), "pairs": pairs, "kind": kind,
+                         "bound": float(bound), "ceiling": ceiling, "line": i,
+                         "opt": scope})
+    return rows
+
+
+def size_label(n):
+    if n >= 1 << 20 and n % (1 << 20) == 0:
+        return f"{n >> 20} MiB"
+    if n >= 1024 and n % 1024 == 0:
+        return f"{n >> 10} KiB"
+    return f"n={n}"
+
+
+def log_opt(data):
+    """lib's optimisation flag in the log (the last -O... of its flags)."""
+    flags = data["meta"].get("lib_cflags", data["meta"].get("cflags", ""))
+    opt = re.findall(r"(?:^|\s)(-O\w*)", flags)
+    return opt[-1] if opt else "?"
+
+
+def verdict(val, t):
+    """PASS: the target is met.  UNMET: not met, but no worse than the
+    ceiling recorded beside it (what the current code measured: a regression
+    still fails).  FAIL: above both."""
+    pre = "memcpy +" if t["kind"] == "memcpy+" else ""
+    if val <= t["bound"] + 1e-12:
+        return "PASS", f"<= {pre}{t['bound']:g}"
+    if t.get("ceiling") is not None and val <= t["ceiling"] + 1e-12:
+        return "UNMET", (f"> target {pre}{t['bound']:g}, within the recorded ceiling "
+                         f"{pre}{t['ceiling']:g}")
+    return "FAIL", f"> {pre}{t['bound']:g}" + (
+        f" and above the recorded ceiling {pre}{t['ceiling']:g}: a regression"
+        if t.get("ceiling") is not None else "")
+
+
+def eval_targets(data, targets, sizes):
+    """[(verdict, cell, text)] for every target that applies to the log's
+    build (its -O flag); verdict PASS, UNMET, FAIL (see verdict()) or None
+    (cannot be evaluated)."""
+    sw = data["sweep"]
+    out = []
+    opt = log_opt(data)
+    for t in targets:
+        if t["opt"] not in ("any", opt):
+            continue                        # a bound for another build
+        if t["fn"] == "size":
+            cell = f"code size, {t['what']} at {t['opt']}"
+            if sizes is None:
+                out.append((None, cell, "no ELF to read the sizes from"))
+                continue
+            parts = ", ".join(f"{n} {s}" for n, s in sizes["lib"])
+            ok = sizes["lib_total"] <= t["bound"]
+            out.append(("PASS" if ok else "FAIL", cell,
+                        f"{sizes['lib_total']} bytes of .text from "
+                        f"{os.path.basename(sizes['libfile'])} ({parts}) "
+                        f"{'<=' if ok else '>'} {t['bound']}"))
+            continue
+        fn, n, cls = t["fn"], t["n"], t["pairs"]
+        pts = [(k, v) for k, v in sw.items() if k[0] == fn and k[1] == "wordmerge"
+               and k[4] == n and (cls == "any" or pair_class(fn, k[2], k[3]) == cls)]
+        cell = f"{fn} {size_label(n)} {cls}"
+        if not pts:
+            out.append((None, cell, "not measured in this log"))
+            continue
+
+        def pname(k):
+            return f"dst%8={k[2]}" if k[3] is None else f"({k[2]},{k[3]})"
+        if t["kind"] == "memcpy+":
+            worst = None
+            for k, v in pts:
+                ref = sw.get(("memcpy", "wordmerge", k[2], k[3], n))
+                if ref is None:
+                    continue
+                extra = v["ins"] - ref["ins"]
+                if worst is None or extra > worst[0]:
+                    worst = (extra, k, v["ins"], ref["ins"])
+            if worst is None:
+                out.append((None, cell, "no memcpy figures to compare with"))
+                continue
+            extra, k, a, b = worst
+            vd, rel = verdict(extra, t)
+            out.append((vd, cell, f"memcpy {extra:+d} (worst pair {pname(k)}: {a} vs "
+                        f"memcpy {b} instructions) {rel}"))
+            continue
+        k, v = max(pts, key=lambda kv: kv[1]["ins"])
+        if t["kind"] == "per_byte":
+            val = v["ins"] / n
+            vd, rel = verdict(val, t)
+            out.append((vd, cell, f"{val:.4f} instructions per byte ({v['ins']} per call, "
+                        f"worst pair {pname(k)}) {rel}"))
+        else:
+            vd, rel = verdict(v["ins"], t)
+            out.append((vd, cell, f"{v['ins']} instructions per call (worst pair "
+                        f"{pname(k)}) {rel}"))
+    return out
+
+
+def cmd_check(args):
+    data = read_log(args.log)
+    if data["meta"].get("counters_lockstep") != "1":
+        raise LogError(f"{args.log}: cycle and instret were not in lockstep: not a "
+                       "run under QEMU -icount shift=0, instruction counts unusable")
+    nondet = [k for k, v in data["sweep"].items()
+              if k[1] == "wordmerge" and v["ins"] != v["ins_max"]]
+    if nondet:
+        raise LogError(f"{args.log}: instruction counts differ between runs of one "
+                       f"point ({len(nondet)} points, e.g. {nondet[0]}): not deterministic")
+    sizes = elf_sizes(args.elf, data) if args.elf else None
+    targets = read_targets(args.targets)
+    res = eval_targets(data, targets, sizes)
+    skipped = sum(1 for t in targets if t["opt"] not in ("any", log_opt(data)))
+    if skipped:
+        print(f"NOTE: {skipped} targets are for other builds than this one "
+              f"({log_opt(data)}); not checked")
+    if not res:
+        raise LogError(f"no target of {args.targets} applies to a {log_opt(data)} build")
+    count = {"PASS": 0, "UNMET": 0, "FAIL": 0, None: 0}
+    for vd, cell, text in res:
+        count[vd] += 1
+        print(f"{vd or 'FAIL'}: {cell}: {text}")
+    nfail = count["FAIL"] + count[None]
+    print(f"SUMMARY: bench-check: {len(res)} cells, {count['PASS']} targets met, "
+          f"{count['UNMET']} unmet (no worse than their recorded ceilings), "
+          f"{nfail} failed (targets {args.targets}, log {args.log})")
+    return 1 if nfail else 0
+
+
+# ---- the report -------------------------------------------------------------------
+
+def fmt(x, d=3):
+    return f"{x:.{d}f}"
+
+
+def md_table(head, rows, align=None):
+    align = align or ["---"] + ["---:"] * (len(head) - 1)
+    out = ["| " + " | ".join(head) + " |", "|" + "|".join(align) + "|"]
+    out += ["| " + " | ".join(str(c) for c in r) + " |" for r in rows]
+    return "\n".join(out)
+
+
+def impls_in(data):
+    seen = {k[1] for k in data["sweep"]} | {k[1] for k in data["big"]}
+    return [i for i in IMPL_ORDER if i in seen] + sorted(seen - set(IMPL_ORDER))
+
+
+def mbps(n, ticks, hz):
+    return n * hz / ticks / 1e6 if ticks else float("nan")
+
+
+def gnuplot(tmp, name, script):
+    path = os.path.join(tmp, name + ".gp")
+    with open(path, "w") as f:
+        f.write(script)
+    try:
+        r = subprocess.run(["gnuplot", path], cwd=tmp, capture_output=True, text=True)
+    except FileNotFoundError:
+        raise LogError("gnuplot not found (Debian: apt-get install gnuplot-nox)")
+    if r.returncode != 0:
+        raise LogError(f"gnuplot failed on {name}.gp: {r.stderr.strip()}")
+    os.remove(path)
+
+
+def q(s):
+    return s.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def plot_sweep(tmp, data, fn, impls):
+    """fn's sweep: cycles per byte against size, a panel per alignment."""
+    keys = sorted({(k[2], k[3]) for k in data["sweep"] if k[0] == fn},
+                  key=lambda p: (p[0], -1 if p[1] is None else p[1]))
+    if not keys:
+        return None
+    dat = f"sweep-{fn}.dat"
+    blocks = []
+    with open(os.path.join(tmp, dat), "w") as f:
+        for d, s in keys:
+            for impl in impls:
+                pts = sorted((k[4], v) for k, v in data["sweep"].items()
+                             if k[0] == fn and k[1] == impl and (k[2], k[3]) == (d, s))
+                f.write(f"# {fn} {impl} dst%8={d} src%8={s}\n")
+                for n, v in pts:
+                    f.write(f"{n} {max(v['cyc'], 1) / n:.6g} {v['ins'] / n:.6g}\n")
+                f.write("\n\n")
+                blocks.append(((d, s), impl))
+    cols = 3 if len(keys) > 4 else 2
+    rows = (len(keys) + cols - 1) // cols
+    sc = [f'set terminal pngcairo size {cols * 560},{rows * 420 + 40} font "sans,10"',
+          f'set output "sweep-{fn}.png"',
+          f'set multiplot layout {rows},{cols} title "{q(FN_TITLE[fn])}: cycles per byte '
+          f'against size (minimum of the runs, net of overhead; {q(data["meta"]["platform"])})"',
+          "set logscale xy 2", "set grid xtics ytics mxtics",
+          'set xlabel "n (bytes)"', 'set ylabel "cycles per byte"',
+          'set xtics ("1" 1, "4" 4, "16" 16, "64" 64, "256" 256, "1K" 1024, "4K" 4096, '
+          '"16K" 16384, "64K" 65536, "256K" 262144, "1M" 1048576)', "set key top right font \",9\"",
+          "set style data linespoints"]
+    styles = {"wordmerge": 'lw 2 pt 7 ps 0.6 lc rgb "#d62728"',
+              "picolibc-size": 'lw 1 pt 4 ps 0.6 lc rgb "#1f77b4"',
+              "picolibc-speed": 'lw 1 pt 6 ps 0.6 lc rgb "#2ca02c"',
+              "byte-loop": 'lw 1 pt 2 ps 0.6 lc rgb "#7f7f7f" dt 2'}
+    for d, s in keys:
+        title = f"dst%8={d}" if s is None else f"dst%8={d}, src%8={s}"
+        parts = []
+        for impl in impls:
+            idx = blocks.index(((d, s), impl))
+            parts.append(f'"{dat}" index {idx} using 1:2 title "{q(impl)}" '
+                         f'{styles.get(impl, "lw 1")}')
+        sc.append(f'set title "{title}"')
+        sc.append("plot " + ", ".join(parts))
+    sc.append("unset multiplot")
+    gnuplot(tmp, f"sweep-{fn}", "\n".join(sc) + "\n")
+    return f"sweep-{fn}.png"
+
+
+def cb_tics(lo, hi):
+    """Tics for a log colour bar: the powers of two inside, and the ends."""
+    tics = {math.ceil(lo * 1000) / 1000, math.floor(hi * 1000) / 1000}
+    t = 1 / 64
+    while t <= hi:
+        if lo * 1.15 < t < hi / 1.15:
+            tics.add(t)
+        t *= 2
+    return sorted(tics)
+
+
+def plot_heat(tmp, data, impls):
+    """The 8x8 memcpy offset matrix, one heat map per implementation."""
+    have = [i for i in impls if any(k[0] == "memcpy" and k[1] == i for k in data["big"])]
+    if not have:
+        return None
+    vals = []
+    for impl in have:
+        with open(os.path.join(tmp, f"heat-{impl}.dat"), "w") as f:
+            for i in range(8):
+                for j in range(8):
+                    v = data["big"].get(("memcpy", impl, i, j))
+                    cpb = max(v["cyc"], 1) / v["n"] if v else float("nan")
+                    if v:
+                        vals.append(cpb)
+                    f.write(f"{j} {i} {cpb:.4f}\n")
+                f.write("\n")
+    # One logarithmic colour scale for every panel, so colours compare.
+    lo, hi = min(vals), max(vals)
+    if hi <= lo * 1.01:
+        lo, hi = lo / 1.1, hi * 1.1
+    cols = 2
+    rows = (len(have) + 1) // 2
+    sc = [f'set terminal pngcairo size 1100,{rows * 480 + 40} font "sans,10"',
+          'set output "heat-memcpy.png"',
+          f'set multiplot layout {rows},{cols} title "memcpy(dst + i, src + j, 32 MiB - '
+          f'max(i, j)): cycles per byte ({q(data["meta"]["platform"])})"',
+          "set xrange [-0.5:7.5]", "set yrange [7.5:-0.5]", "set size ratio 1",
+          'set xlabel "src offset j"', 'set ylabel "dst offset i"',
+          "set xtics 1", "set ytics 1", "set palette rgb 33,13,10",
+          "set logscale cb", f"set cbrange [{lo:.6g}:{hi:.6g}]",
+          "set cbtics (" + ", ".join(f'"{t:g}" {t:g}' for t in cb_tics(lo, hi)) + ")",
+          'set cblabel "cycles per byte (log scale, shared)"']
+    for impl in have:
+        sc.append(f'set title "{q(impl)}"')
+        sc.append(f'plot "heat-{impl}.dat" using 1:2:3 with image notitle, '
+                  f'"" using 1:2:(sprintf("%.2f", $3)) with labels font ",8" notitle')
+    sc.append("unset multiplot")
+    gnuplot(tmp, "heat-memcpy", "\n".join(sc) + "\n")
+    for impl in have:
+        os.remove(os.path.join(tmp, f"heat-{impl}.dat"))
+    return "heat-memcpy.png"
+
+
+def report_md(data, sizes, targets, run_info, plots, impls):
+    m = data["meta"]
+    hz = int(m["timebase_hz"])
+    lock = m["counters_lockstep"] == "1"
+    L = []
+    L.append("# wordmerge benchmark report\n")
+    L.append(f"Made by `tools/report.py` from `{data['path']}` (sha256 "
+             f"`{data['sha256'][:16]}…`, mode `{data['mode']}`, {data['csv_lines']} CSV "
+             f"lines, end marker checked"
+             + (f"; the log held {data['begins']} runs, this is the last" if data["begins"] > 1 else "")
+             + ").\n")
+    L.append(md_table(["run", ""], [
+        ["platform (device tree model)", m["platform"]],
+        ["compiler", m.get("compiler", "?")],
+        ["flags", f"`{m.get('cflags', '?')}`"],
+        ["lib's flags", f"`{m['lib_cflags']}`" if m.get("lib_cflags") not in
+         (None, m.get("cflags")) else "the same"],
+        ["timebase", f"{hz} Hz"],
+        ["cycle/instret in lockstep", "yes: instruction-exact (QEMU -icount shift=0)"
+         if lock else "no: hardware counters, or QEMU without -icount (then meaningless)"],
+        ["measurement overhead (subtracted)",
+         f"memcpy/memmove {m['overhead_cpy'][0]} instructions, {m['overhead_cpy'][1]} cycles; "
+         f"memset {m['overhead_set'][0]}, {m['overhead_set'][1]}"],
+        ["how it was run", run_info or "not recorded (no `LOG.run` file beside the log)"],
+    ], ["---", "---"]))
+    L.append("")
+    L.append("Counters: `cycle` = rdcycle, `instret` = rdinstret, `time` = rdtime. Every "
+             "figure is the minimum over the runs of a point, **net of the measurement "
+             "overhead** (the deltas around a one-instruction function called the same "
+             "way, less that instruction): a per-call figure counts the function's own "
+             "work from its first instruction through its `ret`. Per byte = per call / n. "
+             "MB/s = bytes / (rdtime delta / timebase), 10^6 bytes per second. Under QEMU "
+             "with `-icount shift=0` cycle and instret both count retired instructions "
+             "and time advances 1 ns per instruction, so MB/s there is that of a virtual "
+             "machine retiring one instruction per ns. Implementations: **wordmerge** "
+             "(lib/wordmerge.c), **picolibc-size** (picolibc's default Debian build), "
+             "**picolibc-speed** (its release build), **byte-loop** (a plain byte loop, "
+             "firmware/bench.c).\n")
+
+    big = data["big"]
+    if big:
+        L.append("## Headline: 32 MiB buffers (the 2021 series' method)\n")
+        rows = []
+        for impl in impls:
+            def agg(sel):
+                v = [x for k, x in big.items() if k[1] == impl and sel(k)]
+                if not v:
+                    return "–", "–"
+                r = [mbps(x["n"], x["tim"], hz) for x in v]
+                c = [x["cyc"] / x["n"] for x in v]
+                mean = sum(r) / len(r)
+                rng = f" ({min(r):.0f}–{max(r):.0f})" if max(r) - min(r) > 0.05 * mean else ""
+                return f"{mean:.0f}{rng}", fmt(sum(c) / len(c))
+            cols = [impl]
+            for sel in (lambda k: k[0] == "memcpy" and k[2] == k[3],
+                        lambda k: k[0] == "memcpy" and k[2] != k[3],
+                        lambda k: k[0] == "memset",
+                        lambda k: k[0] == "memmove_fwd",
+                        lambda k: k[0] == "memmove_bwd"):
+                cols += agg(sel)
+            rows.append(cols)
+        L.append(md_table(["implementation", "memcpy co-aligned MB/s", "c/B",
+                           "memcpy misaligned MB/s", "c/B", "memset MB/s", "c/B",
+                           "memmove fwd MB/s", "c/B", "memmove bwd MB/s", "c/B"], rows))
+        L.append("\nMeans over the offsets (co-aligned: the 8 cells i = j of the 8×8 "
+                 "matrix; misaligned: the other 56; memset: i = 0..7; memmove: six "
+                 "(dst%8, src%8) pairs, 64 bytes apart), ranges where they spread more "
+                 "than 5 %; c/B = cycles per byte.\n")
+
+    L.append("## Code size\n")
+    rows = []
+    for impl in impls:
+        r = [impl]
+        tot = 0
+        for fn in ("memcpy", "memmove", "memset"):
+            v = data["size"].get((impl, fn))
+            r.append(v[1] if v else "–")
+            tot += v[1] if v else 0
+        if impl == "wordmerge" and sizes:
+            helpers = [(n, s) for n, s in sizes["lib"] if n not in ("memcpy", "memmove", "memset")]
+            r.append(", ".join(f"{n} {s}" for n, s in helpers) or "–")
+            r.append(f"**{sizes['lib_total']}**")
+        else:
+            r.append("–")
+            r.append(tot)
+        rows.append(r)
+    L.append(md_table(["implementation", "memcpy", "memmove", "memset",
+                       "static helpers", "total"], rows))
+    if sizes:
+        L.append(f"\nBytes of `.text` (symbol sizes, `nm -S`, after link-time relaxation) "
+                 f"from `{sizes['elf']}`; wordmerge's total is every function of "
+                 f"`{os.path.basename(sizes['libfile'])}`, static helpers included "
+                 f"(like bloat-o-meter).\n")
+    else:
+        L.append("\nFrom the image's own symbol table (the log's `size` lines); no matching "
+                 "ELF was given (`make report LOG=... ELF=...`), so wordmerge's static "
+                 "helpers are not counted.\n")
+
+    if targets is not None:
+        L.append("## Targets (issue 4)\n")
+        if not lock:
+            L.append("Not evaluated: instruction counts are only exact under QEMU "
+                     "`-icount shift=0` (`make bench`, `make bench-check`).\n")
+        else:
+            L.append(md_table(["cell", "verdict", "measured vs bound"],
+                              [[c, "–" if vd is None else
+                                ("PASS" if vd == "PASS" else f"**{vd}**"), t]
+                               for vd, c, t in targets], ["---", "---", "---"]))
+            L.append("\nInstruction counts of wordmerge, worst of the pairs of the cell "
+                     "(al: dst%8 = src%8; mis: the relatively misaligned pairs; memset: "
+                     "dst%8 = 0 vs 1, 3, 7). `make bench-check` checks the same.\n")
+
+    sw = data["sweep"]
+    if sw:
+        L.append("## Size sweep\n")
+        L.append(("Per call: instructions (cycles were equal: the counters ran in "
+                  "lockstep); per byte in brackets. " if lock else
+                  "Per call: instructions / cycles; per byte in brackets. ") +
+                 "Backward memmove needs dst − src < n: smaller n at such pairs are absent.\n")
+        for fn in FN_ORDER:
+            if not any(k[0] == fn for k in sw):
+                continue
+            L.append(f"### {FN_TITLE[fn]}\n")
+            if plots.get(fn):
+                L.append(f"![{fn}: cycles per byte against size]({plots[fn]})\n")
+            pairs = sorted({(k[2], k[3]) for k in sw if k[0] == fn},
+                           key=lambda p: (p[0], -1 if p[1] is None else p[1]))
+            for d, s in pairs:
+                L.append(f"**dst%8={d}**\n" if s is None else f"**dst%8={d}, src%8={s}**\n")
+                ns = sorted({k[4] for k in sw if k[0] == fn and (k[2], k[3]) == (d, s)})
+                rows = []
+                for n in ns:
+                    r = [n]
+                    for impl in impls:
+                        v = sw.get((fn, impl, d, s, n))
+                        if not v:
+                            r.append("–")
+                        elif v["cyc"] == v["ins"]:
+                            r.append(f"{v['ins']} [{v['ins'] / n:.3f}]")
+                        else:
+                            r.append(f"{v['ins']} / {v['cyc']} [{v['ins'] / n:.3f} / "
+                                     f"{v['cyc'] / n:.3f}]")
+                    rows.append(r)
+                L.append(md_table(["n"] + [f"{i} ins" + ("" if lock else " / cyc")
+                                           for i in impls], rows))
+                L.append("")
+
+    if big:
+        L.append("## 32 MiB offset matrices\n")
+        if plots.get("heat"):
+            L.append(f"![memcpy offset matrix heat maps]({plots['heat']})\n")
+        for impl in impls:
+            if not any(k[0] == "memcpy" and k[1] == impl for k in big):
+                continue
+            L.append(f"**memcpy, {impl}: MB/s / cycles per byte** (rows: dst offset i, "
+                     f"columns: src offset j)\n")
+            rows = []
+            for i in range(8):
+                r = [i]
+                for j in range(8):
+                    v = big.get(("memcpy", impl, i, j))
+                    r.append(f"{mbps(v['n'], v['tim'], hz):.0f} / {v['cyc'] / v['n']:.3f}"
+                             if v else "–")
+                rows.append(r)
+            L.append(md_table(["i \\ j"] + [str(j) for j in range(8)], rows))
+            L.append("")
+        for fn in ("memset", "memmove_fwd", "memmove_bwd"):
+            ks = sorted({(k[2], k[3]) for k in big if k[0] == fn},
+                        key=lambda p: (p[0], -1 if p[1] is None else p[1]))
+            if not ks:
+                continue
+            L.append(f"**{FN_TITLE[fn]}, 32 MiB: MB/s / cycles per byte**\n")
+            rows = []
+            for d, s in ks:
+                r = [f"{d}" if s is None else f"({d},{s})"]
+                for impl in impls:
+                    v = big.get((fn, impl, d, s))
+                    r.append(f"{mbps(v['n'], v['tim'], hz):.0f} / {v['cyc'] / v['n']:.3f}"
+                             if v else "–")
+                rows.append(r)
+            L.append(md_table(["dst off" if fn == "memset" else "(dst%8, src%8)"] + impls, rows))
+            L.append("")
+    return "\n".join(L) + "\n"
+
+
+def cmd_report(args):
+    data = read_log(args.log)
+    sizes = pick_elf(args, data)
+    targets = None
+    if args.targets:
+        targets = eval_targets(data, read_targets(args.targets), sizes)
+    run_info = None
+    ri = args.run_info or args.log + ".run"
+    if os.path.exists(ri):
+        with open(ri) as f:
+            run_info = " ".join(f.read().split()) or None
+    impls = impls_in(data)
+    out = os.path.abspath(args.out)
+    parent = os.path.dirname(out)
+    os.makedirs(parent, exist_ok=True)
+    tmp = tempfile.mkdtemp(prefix="." + os.path.basename(out) + ".tmp-", dir=parent)
+    try:
+        plots = {}
+        for fn in FN_ORDER:
+            plots[fn] = plot_sweep(tmp, data, fn, impls)
+        plots["heat"] = plot_heat(tmp, data, impls)
+        with open(os.path.join(tmp, "report.md"), "w") as f:
+            f.write(report_md(data, sizes, targets, run_info, plots, impls))
+        old = None
+        if os.path.exists(out):
+            old = tempfile.mkdtemp(prefix="." + os.path.basename(out) + ".old-", dir=parent)
+            os.rename(out, os.path.join(old, "r"))
+        os.chmod(tmp, 0o755)
+        os.rename(tmp, out)
+        if old:
+            shutil.rmtree(old)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    print(f"report: {os.path.join(args.out, 'report.md')} "
+          f"({len([p for p in plots.values() if p])} plots) from {args.log}")
+    return 0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    r = sub.add_parser("report", help="write DIR/report.md and plots")
+    r.add_argument("log")
+    r.add_argument("--out", default="build/report")
+    r.add_argument("--elf", help="the image that wrote the log (code size of lib's helpers)")
+    r.add_argument("--elf-guess", help="ELF path to try, {mode} = the log's mode; "
+                   "used only if it matches the log")
+    r.add_argument("--targets", help="targets file: add the targets table")
+    r.add_argument("--run-info", help="how the log was made (default: LOG.run)")
+    c = sub.add_parser("check", help="check instruction counts against the targets")
+    c.add_argument("log")
+    c.add_argument("--targets", required=True)
+    c.add_argument("--elf", help="the image that wrote the log (code size bound)")
+    args = ap.parse_args()
+    try:
+        return cmd_report(args) if args.cmd == "report" else cmd_check(args)
+    except LogError as e:
+        print(f"{args.cmd}: error: {e}", file=sys.stderr)
+        if args.cmd == "report":
+            print(f"{args.cmd}: no report written ({args.out} left as it was)", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
