@@ -15,6 +15,12 @@
 #   V=1                   print every command
 #   LEGACY_CONSOLE=1      force the legacy SBI putchar console
 #   LIB_SRC=FILE          lib source to link (default lib/wordmerge.c)
+#   TRAP_SELFTEST=1       the image traps on purpose after the banner
+#   LIB_SIZE=small        size-first lib: -Os -DWM_SMALL_CODE=1 (no unrolling,
+#                         byte head and tail; still word-wise, never misaligned)
+#   BENCH=MODE            build the benchmark image instead of the suite's:
+#                         sweep, big or full, into $(O)/bench-MODE/ (make
+#                         bench, make bench-check: tests/bench.mk)
 
 O ?= build
 PLATFORM ?= virt
@@ -23,6 +29,9 @@ OPT ?= -O2
 LEGACY_CONSOLE ?= 0
 # The lib source linked into the image; the fault checks point it elsewhere.
 LIB_SRC ?= lib/wordmerge.c
+LIB_SIZE ?= fast
+TRAP_SELFTEST ?= 0
+BENCH ?=
 V ?= 0
 
 ifeq ($(V),1)
@@ -62,7 +71,7 @@ PICOLIBC := /usr/lib/picolibc/riscv64-unknown-elf/lib
 ARCH_FLAGS := -march=rv64imac_zicsr -mabi=lp64 -mcmodel=medany
 LINK_ARCH := -march=rv64imac -mabi=lp64 -mcmodel=medany
 
-IMG_DIR := $(O)/$(PLATFORM)
+IMG_DIR := $(O)/$(if $(BENCH),bench-$(BENCH)/)$(PLATFORM)$(if $(filter small,$(LIB_SIZE)),-small)
 IMG := $(IMG_DIR)/wordmerge
 # Why each flag: -ffreestanding -fno-builtin keep GCC from replacing our
 # calls and loops with its own idea of memcpy; -fno-tree-loop-distribute-
@@ -73,11 +82,29 @@ IMG_CFLAGS := $(ARCH_FLAGS) $(OPT) -g -std=gnu11 --specs=picolibc.specs \
 	-fno-tree-loop-distribute-patterns -ffunction-sections -fdata-sections \
 	-DWM_STACK_SIZE=$(STACK_SIZE) -DWM_MAX_HARTS=$(MAX_HARTS) \
 	-DWM_TEXT_OFFSET=$(TEXT_OFFSET) \
-	-DWM_FORCE_LEGACY_CONSOLE=$(LEGACY_CONSOLE) -Ilib -MMD -MP
+	-DWM_FORCE_LEGACY_CONSOLE=$(LEGACY_CONSOLE) \
+	-DWM_TRAP_SELFTEST=$(TRAP_SELFTEST) -Ilib -MMD -MP
 IMG_LDFLAGS := $(LINK_ARCH) --specs=picolibc.specs -nostartfiles \
 	-T linker/wordmerge.ld -Wl,--defsym=WM_LOAD_ADDR=$(LOAD_ADDR) \
 	-Wl,--defsym=WM_STACK_SIZE=$(STACK_SIZE) \
 	-Wl,--defsym=WM_MAX_HARTS=$(MAX_HARTS) -Wl,--no-warn-rwx-segments
+
+ifeq ($(filter $(LIB_SIZE),fast small),)
+$(error unknown LIB_SIZE=$(LIB_SIZE); known: fast small)
+endif
+# Only lib's object: the rest of the image keeps $(OPT).
+LIB_CFLAGS_small := -Os -DWM_SMALL_CODE=1
+$(IMG_DIR)/obj/$(LIB_SRC).o: IMG_CFLAGS += $(LIB_CFLAGS_$(LIB_SIZE))
+# The benchmark image (firmware/bench.c): its mode, and the compiler and code
+# generation flags that its header names (the image's, and what lib adds).
+ifneq ($(BENCH),)
+ifeq ($(filter $(BENCH),sweep big full),)
+$(error unknown BENCH=$(BENCH); modes: sweep big full)
+endif
+IMG_CFLAGS += -DWM_BENCH=\"$(BENCH)\" -DWM_BENCH_CC=\"$(CC)\" \
+	-DWM_BENCH_CFLAGS="\"$(filter-out -D% -I% -M% -W% --specs=%,$(IMG_CFLAGS))\"" \
+	-DWM_BENCH_LIB_CFLAGS="\"$(LIB_CFLAGS_$(LIB_SIZE))\""
+endif
 
 IMG_SRCS := boot/entry.S $(wildcard firmware/*.c) $(LIB_SRC) tests/suite.c
 IMG_OBJS := $(patsubst %,$(IMG_DIR)/obj/%.o,$(IMG_SRCS))
@@ -89,7 +116,8 @@ all: $(IMG).elf $(IMG).bin $(IMG).dis
 # The flags are part of what an object depends on.
 $(IMG_DIR)/flags: FORCE
 	@mkdir -p $(@D)
-	@echo '$(IMG_CFLAGS) $(IMG_LDFLAGS)' | cmp -s - $@ || echo '$(IMG_CFLAGS) $(IMG_LDFLAGS)' > $@
+	@echo '$(IMG_CFLAGS) $(IMG_LDFLAGS) LIB_SIZE=$(LIB_SIZE)' | cmp -s - $@ || \
+		echo '$(IMG_CFLAGS) $(IMG_LDFLAGS) LIB_SIZE=$(LIB_SIZE)' > $@
 
 $(IMG_DIR)/obj/%.o: % $(IMG_DIR)/flags
 	@mkdir -p $(@D)
@@ -146,9 +174,12 @@ TEST_DEPS := make python3 gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf \
 	opensbi qemu-system-misc
 include tests/host.mk
 include tests/qemu.mk
+include tests/cross.mk
+include tests/bench.mk
 
 # --- the QEMU misaligned-access plugin ---------------------------------------------
 include tools/plugin.mk
+TESTS += plugin-selftest
 
 .PHONY: test
 test:

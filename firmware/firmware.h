@@ -28,6 +28,9 @@ __attribute__((noreturn)) void platform_exit(int status);
 /* ksyms.c: name and offset of the function holding addr, or NULL. */
 const char *ksym_lookup(uintptr_t addr, uintptr_t *offset);
 
+/* trap.c: run an illegal instruction (make TRAP_SELFTEST=1). */
+void trap_selftest(void);
+
 /* Exit statuses besides 0 (pass) and 1 (a check failed). */
 #define STATUS_TRAP	2	/* an unexpected trap */
 #define STATUS_NO_FDT	3	/* no usable device tree */

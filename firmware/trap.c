@@ -63,3 +63,14 @@ void trap_report(const unsigned long *regs)
 	printf("EXIT: STATUS=%d\n", STATUS_TRAP);
 	platform_exit(STATUS_TRAP);
 }
+
+/*
+ * Executes an illegal instruction on purpose, so that a test can check the
+ * trap report (make TRAP_SELFTEST=1).  noinline: it must be the symbol that
+ * the report names.
+ */
+__attribute__((noinline)) void trap_selftest(void)
+{
+	printf("TRAP-SELFTEST: executing an illegal instruction on purpose\n");
+	__asm__ volatile("unimp");
+}

@@ -4,30 +4,64 @@
 
 RUN_QEMU := ./run-qemu.sh --no-build --timeout 300
 
-# The image passes on 1 and on 4 harts (secondary harts parked).
+# The image passes on 1 hart under the misaligned-access plugin (no
+# misaligned access in lib, the control seen) and on 4 harts (secondary
+# harts parked).
 .PHONY: test-qemu
 test-qemu: $(IMG).elf
 	$(Q)for n in 1 4; do \
-		$(RUN_QEMU) --smp $$n > $(O)/run-smp$$n.out 2>&1 || \
-			{ cat $(O)/run-smp$$n.out; echo "FAIL: image on virt -smp $$n"; exit 1; }; \
-		grep -E '^(BANNER|SUMMARY|EXIT):' $(O)/run-smp$$n.out; \
-		echo "PASS: image on virt -smp $$n"; \
+		opt=; [ $$n = 1 ] && opt=--check-alignment; \
+		$(RUN_QEMU) --smp $$n $$opt > $(O)/run-smp$$n.out 2>&1 || \
+			{ cat $(O)/run-smp$$n.out; echo "FAIL: image on virt -smp $$n $$opt"; exit 1; }; \
+		grep -E '^(BANNER|PMU: (VERDICT|control)|SUMMARY|EXIT|MISALIGNED|PASS: (no|control)).*' $(O)/run-smp$$n.out; \
+		echo "PASS: image on virt -smp $$n $$opt"; \
 	done
 TESTS += test-qemu
 
-# A broken memcpy makes the image fail, print the case, and QEMU exit 1.
-FAULT_IMG_O := $(O)/fault-image
+# $(call fault_image,FAULT): build the image with lib fault FAULT of
+# tests/faults.txt into $(O)/fault-FAULT/.
+fault_image = tools/apply-fault.sh tests/faults.txt $(1) $(O)/fault-$(1)/wordmerge.c && \
+	$(MAKE) --no-print-directory O=$(O)/fault-$(1) LIB_SRC=$(O)/fault-$(1)/wordmerge.c all >/dev/null
+
+# A broken memcpy makes the image print the case and QEMU exit 1.
 .PHONY: test-qemu-fault
 test-qemu-fault:
-	$(Q)mkdir -p $(FAULT_IMG_O)
-	$(Q)sed -e '0,/^\twhile (n--)$$/s//\twhile (n-- > 1)/' lib/wordmerge.c > $(FAULT_IMG_O)/wordmerge.c
-	$(Q)$(MAKE) --no-print-directory O=$(FAULT_IMG_O) LIB_SRC=$(FAULT_IMG_O)/wordmerge.c all >/dev/null
-	$(Q)rc=0; $(RUN_QEMU) --elf $(FAULT_IMG_O)/virt/wordmerge.elf --log $(FAULT_IMG_O)/run.log \
-		> $(FAULT_IMG_O)/run.out 2>&1 || rc=$$?; \
-	if [ $$rc = 1 ] && grep -q '^FAIL: memcpy\[wordmerge\] dst_off=' $(FAULT_IMG_O)/run.out; then \
+	$(Q)$(call fault_image,tail-off-by-one)
+	$(Q)d=$(O)/fault-tail-off-by-one; rc=0; \
+	$(RUN_QEMU) --elf $$d/virt/wordmerge.elf --log $$d/run.log > $$d/run.out 2>&1 || rc=$$?; \
+	if [ $$rc = 1 ] && grep -q '^FAIL: memcpy\[wordmerge\] dst_off=' $$d/run.out; then \
 		echo "PASS: broken memcpy caught in the image, run-qemu.sh exit $$rc:"; \
-		grep -m1 '^FAIL: memcpy' $(FAULT_IMG_O)/run.out; \
+		grep -m1 '^FAIL: memcpy' $$d/run.out; \
 	else \
-		echo "FAIL: broken memcpy not reported (run-qemu.sh exit $$rc, log $(FAULT_IMG_O)/run.out)"; exit 1; \
+		echo "FAIL: broken memcpy not reported (run-qemu.sh exit $$rc, log $$d/run.out)"; exit 1; \
 	fi
 TESTS += test-qemu-fault
+
+# A lib with one misaligned word load (correct results: QEMU does not trap)
+# must be caught by the plugin, naming the function and offset.
+.PHONY: test-alignment-fault
+test-alignment-fault: $(MISALIGN_PLUGIN)
+	$(Q)$(call fault_image,misaligned-word-load)
+	$(Q)d=$(O)/fault-misaligned-word-load; rc=0; \
+	$(RUN_QEMU) --check-alignment --elf $$d/virt/wordmerge.elf --log $$d/run.log > $$d/run.out 2>&1 || rc=$$?; \
+	if [ $$rc != 0 ] && grep -Eq '^FAIL: misaligned access in (memcpy|memmove|wm_[a-z_]*) at [a-z_]*\+0x' $$d/run.out; then \
+		echo "PASS: misaligned word load caught by the plugin, run-qemu.sh exit $$rc:"; \
+		grep -E '^(FAIL: misaligned|MISALIGNED)' $$d/run.out; \
+	else \
+		echo "FAIL: misaligned word load not reported (run-qemu.sh exit $$rc, log $$d/run.out)"; exit 1; \
+	fi
+TESTS += test-alignment-fault
+
+# An unexpected trap is reported with cause, epc, tval and the symbol, and
+# ends the run with status 2.
+.PHONY: test-trap
+test-trap:
+	$(Q)$(MAKE) --no-print-directory O=$(O)/trap-selftest TRAP_SELFTEST=1 all >/dev/null
+	$(Q)d=$(O)/trap-selftest; rc=0; \
+	$(RUN_QEMU) --elf $$d/virt/wordmerge.elf --log $$d/run.log > $$d/run.out 2>&1 || rc=$$?; \
+	if [ $$rc = 2 ] && grep -Eq '^TRAP: scause=0x2 \(illegal instruction\) sepc=0x[0-9a-f]+ <trap_selftest\+0x[0-9a-f]+> stval=0x' $$d/run.out; then \
+		echo "PASS: unexpected trap reported, run-qemu.sh exit $$rc:"; grep '^TRAP:' $$d/run.out; \
+	else \
+		echo "FAIL: trap not reported as expected (run-qemu.sh exit $$rc, log $$d/run.out)"; exit 1; \
+	fi
+TESTS += test-trap

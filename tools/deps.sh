@@ -17,9 +17,9 @@ if [ "$(id -u)" != 0 ]; then
 fi
 export DEBIAN_FRONTEND=noninteractive
 # A fresh machine has no package lists yet; refresh them once if needed.
-if ! apt-get install -y -q --no-install-recommends $missing >/dev/null 2>&1; then
+if ! apt-get install -y -q --no-install-recommends --no-remove $missing >/dev/null 2>&1; then
 	apt-get update -q >/dev/null 2>&1 || true
-	apt-get install -y -q --no-install-recommends $missing >&2 || {
+	apt-get install -y -q --no-install-recommends --no-remove $missing >&2 || {
 		echo "deps: error: could not install:$missing" >&2
 		exit 1
 	}
