@@ -95,3 +95,9 @@ test-bench-regression:
 		echo "FAIL: bench-check did not catch the slower memcpy (exit $$rc, $(PERF_FAULT_O)/check.out)"; exit 1; \
 	fi
 TESTS += test-bench-regression
+
+# The size-first lib (LIB_SIZE=small) against its own -Os size bound.
+.PHONY: bench-check-small
+bench-check-small:
+	$(Q)$(MAKE) --no-print-directory LIB_SIZE=small bench-check
+TESTS += bench-check-small
