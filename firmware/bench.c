@@ -300,6 +300,15 @@ static void keep_min(struct meas *best, const struct meas *m, int run)
 		best->tim = m->tim;
 }
 
+/* A point's minimum, net of the measurement overhead `ovh`. */
+static void meas_finish(struct meas *best, const struct meas *ovh)
+{
+	best->cyc = net(best->cyc, ovh->cyc);
+	best->ins = net(best->ins, ovh->ins);
+	best->ins_max = net(best->ins_max, ovh->ins);
+	points++;
+}
+
 static void measure_cpy(cpy_fn f, void *d, const void *s, size_t n, int runs,
 			struct meas *best)
 {
@@ -310,10 +319,7 @@ static void measure_cpy(cpy_fn f, void *d, const void *s, size_t n, int runs,
 		time_cpy(f, d, s, n, &m);
 		keep_min(best, &m, r);
 	}
-	best->cyc = net(best->cyc, ovh_cpy.cyc);
-	best->ins = net(best->ins, ovh_cpy.ins);
-	best->ins_max = net(best->ins_max, ovh_cpy.ins);
-	points++;
+	meas_finish(best, &ovh_cpy);
 }
 
 static void measure_set(set_fn f, void *d, int c, size_t n, int runs,
@@ -326,10 +332,7 @@ static void measure_set(set_fn f, void *d, int c, size_t n, int runs,
 		time_set(f, d, c, n, &m);
 		keep_min(best, &m, r);
 	}
-	best->cyc = net(best->cyc, ovh_set.cyc);
-	best->ins = net(best->ins, ovh_set.ins);
-	best->ins_max = net(best->ins_max, ovh_set.ins);
-	points++;
+	meas_finish(best, &ovh_set);
 }
 
 /*
