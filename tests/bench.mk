@@ -16,8 +16,9 @@
 #        no new report.
 #   make bench-check
 #        the sweep under -icount: wordmerge's instruction counts and code size
-#        against tests/bench-targets.txt (one PASS:/FAIL: line per cell);
-#        part of make test.  Depends on instruction counts only, never on time.
+#        against tests/bench-targets.txt (one PASS:/FAIL: line per cell),
+#        under the misaligned-access plugin (none allowed in lib); part of
+#        make test.  Depends on instruction counts only, never on time.
 #   With LIB_SIZE=small (the size-first lib, top Makefile) all three use
 #   their own folders and files, suffixed -small.
 
@@ -68,12 +69,13 @@ report:
 		$(if $(ELF),--elf $(ELF),--elf-guess '$(call bench_elf,{mode})')
 
 .PHONY: bench-check
-bench-check: bench-image-sweep
+bench-check: bench-image-sweep $(MISALIGN_PLUGIN)
 	$(Q)mkdir -p $(BENCH_DIR)
 	$(Q)log=$(BENCH_DIR)/check-sweep$(BENCH_SUFFIX).log; \
-	$(BENCH_QEMU) --timeout 100 --elf $(call bench_elf,sweep) --log $$log \
+	$(BENCH_QEMU) --timeout 100 --check-alignment --elf $(call bench_elf,sweep) --log $$log \
 		> $(BENCH_DIR)/check-sweep$(BENCH_SUFFIX).out 2>&1 || \
-		{ tail -n 20 $(BENCH_DIR)/check-sweep$(BENCH_SUFFIX).out; echo "FAIL: the sweep image did not run (log $$log)"; exit 1; }; \
+		{ tail -n 20 $(BENCH_DIR)/check-sweep$(BENCH_SUFFIX).out; echo "FAIL: the sweep image did not run or made a misaligned access (log $$log)"; exit 1; }; \
+	grep -E '^(PMU: sweep\[wordmerge\]|MISALIGNED-TOTAL|PASS: (no|control) )' $(BENCH_DIR)/check-sweep$(BENCH_SUFFIX).out; \
 	$(REPORT) check $$log --targets $(BENCH_TARGETS) --elf $(call bench_elf,sweep)
 TESTS += bench-check
 
