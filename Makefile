@@ -16,6 +16,7 @@
 #   LEGACY_CONSOLE=1      force the legacy SBI putchar console
 #   LIB_SRC=FILE          lib source to link (default lib/wordmerge.c)
 #   TRAP_SELFTEST=1       the image traps on purpose after the banner
+#   PMU_SELFTEST=1        simulated misaligned-trap counts (tests the verdict)
 #   LIB_SIZE=small        size-first lib: -Os -DWM_SMALL_CODE=1 (no unrolling,
 #                         byte head and tail; still word-wise, never misaligned)
 #   BENCH=MODE            build the benchmark image instead of the suite's:
@@ -31,6 +32,7 @@ LEGACY_CONSOLE ?= 0
 LIB_SRC ?= lib/wordmerge.c
 LIB_SIZE ?= fast
 TRAP_SELFTEST ?= 0
+PMU_SELFTEST ?= 0
 BENCH ?=
 V ?= 0
 
@@ -65,10 +67,12 @@ CC := $(CROSS_COMPILE)gcc
 OBJCOPY := $(CROSS_COMPILE)objcopy
 OBJDUMP := $(CROSS_COMPILE)objdump
 NM := $(CROSS_COMPILE)nm
-PICOLIBC := /usr/lib/picolibc/riscv64-unknown-elf/lib
+PICOLIBC ?= /usr/lib/picolibc/riscv64-unknown-elf/lib
 # Zicsr for the CSR instructions; the link names plain rv64imac so that GCC
-# picks picolibc's rv64imac/lp64 multilib.
-ARCH_FLAGS := -march=rv64imac_zicsr -mabi=lp64 -mcmodel=medany
+# picks picolibc's rv64imac/lp64 multilib.  -mstrict-align: GCC must never
+# merge byte accesses into a wider access it cannot prove aligned (the
+# default RISC-V tuning already avoids it; other tunings may not).
+ARCH_FLAGS := -march=rv64imac_zicsr -mabi=lp64 -mcmodel=medany -mstrict-align
 LINK_ARCH := -march=rv64imac -mabi=lp64 -mcmodel=medany
 
 IMG_DIR := $(O)/$(if $(BENCH),bench-$(BENCH)/)$(PLATFORM)$(if $(filter small,$(LIB_SIZE)),-small)
@@ -83,7 +87,8 @@ IMG_CFLAGS := $(ARCH_FLAGS) $(OPT) -g -std=gnu11 --specs=picolibc.specs \
 	-DWM_STACK_SIZE=$(STACK_SIZE) -DWM_MAX_HARTS=$(MAX_HARTS) \
 	-DWM_TEXT_OFFSET=$(TEXT_OFFSET) \
 	-DWM_FORCE_LEGACY_CONSOLE=$(LEGACY_CONSOLE) \
-	-DWM_TRAP_SELFTEST=$(TRAP_SELFTEST) -Ilib -MMD -MP
+	-DWM_TRAP_SELFTEST=$(TRAP_SELFTEST) -DWM_PMU_SELFTEST=$(PMU_SELFTEST) \
+	-Ilib -MMD -MP
 IMG_LDFLAGS := $(LINK_ARCH) --specs=picolibc.specs -nostartfiles \
 	-T linker/wordmerge.ld -Wl,--defsym=WM_LOAD_ADDR=$(LOAD_ADDR) \
 	-Wl,--defsym=WM_STACK_SIZE=$(STACK_SIZE) \
@@ -200,6 +205,9 @@ test-run:
 	echo "=== make test: $$pass passed, $$fail failed$${failed:+ ($$failed )}"; \
 	echo "$$pass passed, $$fail failed"; \
 	[ $$fail = 0 ]
+
+# A recipe that fails leaves no half-written target behind.
+.DELETE_ON_ERROR:
 
 .PHONY: clean FORCE
 clean:

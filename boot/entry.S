@@ -43,10 +43,16 @@ entry_boot:
 	amoadd.w t1, t1, (t0)
 	bnez	t1, entry_park
 
-	/* Per-hart stack, indexed by hart id: [_stack_start + id * SIZE, + SIZE). */
+	/*
+	 * Per-hart stack, indexed by hart id: [_stack_start + id * SIZE, + SIZE).
+	 * A boot hart whose id has no slot takes slot 0: it won the lottery,
+	 * so no other hart will ever run C on that stack.
+	 */
+	mv	t2, a0
 	li	t0, WM_MAX_HARTS
-	bgeu	a0, t0, entry_park	/* no stack slot: cannot run C */
-	addi	t0, a0, 1
+	bltu	t2, t0, 1f
+	li	t2, 0
+1:	addi	t0, t2, 1
 	li	t1, WM_STACK_SIZE
 	mul	t0, t0, t1
 	la	sp, _stack_start

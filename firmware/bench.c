@@ -38,7 +38,7 @@
 #include "csr.h"
 #include "firmware.h"
 #include "ksyms.h"
-#include "pmu.h"
+#include "misalign.h"
 #include "refs.h"
 
 #ifndef WM_BENCH_CC
@@ -249,13 +249,13 @@ static __attribute__((noinline)) void time_cpy(cpy_fn f, void *d, const void *s,
 {
 	unsigned long t0, c0, i0, t1, c1, i1;
 
-	t0 = csr_read(time);
-	c0 = csr_read(cycle);
-	i0 = csr_read(instret);
+	t0 = csr_read(CSR_TIME);
+	c0 = csr_read(CSR_CYCLE);
+	i0 = csr_read(CSR_INSTRET);
 	f(d, s, n);
-	i1 = csr_read(instret);
-	c1 = csr_read(cycle);
-	t1 = csr_read(time);
+	i1 = csr_read(CSR_INSTRET);
+	c1 = csr_read(CSR_CYCLE);
+	t1 = csr_read(CSR_TIME);
 	m->cyc = c1 - c0;
 	m->ins = i1 - i0;
 	m->tim = t1 - t0;
@@ -266,13 +266,13 @@ static __attribute__((noinline)) void time_set(set_fn f, void *d, int c, size_t 
 {
 	unsigned long t0, c0, i0, t1, c1, i1;
 
-	t0 = csr_read(time);
-	c0 = csr_read(cycle);
-	i0 = csr_read(instret);
+	t0 = csr_read(CSR_TIME);
+	c0 = csr_read(CSR_CYCLE);
+	i0 = csr_read(CSR_INSTRET);
 	f(d, c, n);
-	i1 = csr_read(instret);
-	c1 = csr_read(cycle);
-	t1 = csr_read(time);
+	i1 = csr_read(CSR_INSTRET);
+	c1 = csr_read(CSR_CYCLE);
+	t1 = csr_read(CSR_TIME);
 	m->cyc = c1 - c0;
 	m->ins = i1 - i0;
 	m->tim = t1 - t0;
@@ -309,26 +309,24 @@ static void keep_min(struct meas *best, const struct meas *m, int run)
 static struct misalign_counts trap_phase[NIMPLS];
 static int trap_fail;
 
+/* Adds the counts since `before` to implementation k's for this phase. */
 static void trap_count(int k, struct misalign_counts before)
 {
-	struct misalign_counts now = misalign_read();
+	struct misalign_counts d = misalign_since(before);
 
-	trap_phase[k].loads += now.loads - before.loads;
-	trap_phase[k].stores += now.stores - before.stores;
+	trap_phase[k].loads += d.loads;
+	trap_phase[k].stores += d.stores;
 }
 
 static void trap_phase_end(const char *phase)
 {
+	static const struct misalign_counts zero = { 0, 0 };
 	int k;
 
 	for (k = 0; k < NIMPLS; k++) {
-		printf("PMU: %s[%s]: misaligned loads +%llu stores +%llu%s\n", phase,
-		       impls[k].name, (unsigned long long)trap_phase[k].loads,
-		       (unsigned long long)trap_phase[k].stores,
-		       k ? " (reference, informative)" : "");
-		if (k == 0 && (trap_phase[k].loads || trap_phase[k].stores))
+		if (misalign_report(phase, impls[k].name, k == 0, trap_phase[k]))
 			trap_fail = 1;
-		trap_phase[k].loads = trap_phase[k].stores = 0;
+		trap_phase[k] = zero;
 	}
 }
 
@@ -468,7 +466,6 @@ static void header(const struct fdt_info *fdt, const char *mode, int equal)
 	csv("meta,big_size,%lu", (unsigned long)BIG_SIZE);
 }
 
-extern const struct ksym _syms_start[], _syms_end[];
 
 static const struct ksym *sym_find(const char *name)
 {

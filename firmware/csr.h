@@ -38,14 +38,15 @@
 
 
 #ifndef __ASSEMBLER__
-#define csr_read(csr)                                              \
-	({                                                         \
-		unsigned long __v;                                 \
-		__asm__ volatile("csrr %0, " #csr : "=r"(__v)::"memory"); \
-		__v;                                               \
+/* csr_read(CSR_SCAUSE): the number, pasted into the instruction as text. */
+#define CSR_STR_(x) #x
+#define CSR_STR(x) CSR_STR_(x)
+#define csr_read(csr)                                                     \
+	({                                                                \
+		unsigned long __v;                                        \
+		__asm__ volatile("csrr %0, " CSR_STR(csr) : "=r"(__v)::"memory"); \
+		__v;                                                      \
 	})
-#define csr_write(csr, val) \
-	__asm__ volatile("csrw " #csr ", %0" ::"rK"(val) : "memory")
 #endif
 
 #endif /* WM_CSR_H */

@@ -12,8 +12,6 @@
 #include "firmware.h"
 #include "ksyms.h"
 
-extern const struct ksym _syms_start[], _syms_end[];
-
 const char *ksym_lookup(uintptr_t addr, uintptr_t *offset)
 {
 	const struct ksym *best = NULL;

@@ -11,4 +11,7 @@ struct ksym {
 	char name[48];	/* longer names are cut */
 };
 
+/* The table, sorted by address (linker/wordmerge.ld). */
+extern const struct ksym _syms_start[], _syms_end[];
+
 #endif /* WM_KSYMS_H */

@@ -14,7 +14,7 @@
 #include "../tests/suite.h"
 #include "bench.h"
 #include "firmware.h"
-#include "pmu.h"
+#include "misalign.h"
 #include "refs.h"
 #include "sbi.h"
 
@@ -56,15 +56,8 @@ static void main_group_begin(const char *group, const struct suite_impl *impl)
 
 static unsigned long main_group_end(const char *group, const struct suite_impl *impl)
 {
-	struct misalign_counts now = misalign_read();
-	uint64_t loads = now.loads - main_counts_before.loads;
-	uint64_t stores = now.stores - main_counts_before.stores;
-	int ours = strcmp(impl->name, "wordmerge") == 0;
-
-	printf("PMU: %s[%s]: misaligned loads +%llu stores +%llu%s\n", group,
-	       impl->name, (unsigned long long)loads, (unsigned long long)stores,
-	       ours ? "" : " (reference, informative)");
-	return ours ? (unsigned long)(loads + stores) : 0;
+	return misalign_report(group, impl->name, strcmp(impl->name, "wordmerge") == 0,
+			       misalign_since(main_counts_before));
 }
 
 __attribute__((noreturn)) void fw_main(unsigned long hartid, const void *dtb);

@@ -78,3 +78,21 @@ void sbi_legacy_shutdown(void)
 {
 	sbi_ecall(SBI_EXT_LEGACY_SHUTDOWN, 0, 0, 0, 0, 0, 0, 0);
 }
+
+/* PMU extension, function ids 0, 2 and 5. */
+struct sbiret sbi_pmu_num_counters(void)
+{
+	return sbi_ecall(SBI_EXT_PMU, 0, 0, 0, 0, 0, 0, 0);
+}
+
+struct sbiret sbi_pmu_counter_config_matching(unsigned long base, unsigned long mask,
+					      unsigned long flags, unsigned long event,
+					      unsigned long data)
+{
+	return sbi_ecall(SBI_EXT_PMU, 2, base, mask, flags, event, data, 0);
+}
+
+struct sbiret sbi_pmu_counter_fw_read(unsigned long counter)
+{
+	return sbi_ecall(SBI_EXT_PMU, 5, counter, 0, 0, 0, 0, 0);
+}

@@ -13,13 +13,11 @@ struct sbiret {
 };
 
 #define SBI_SUCCESS		0
-#define SBI_ERR_NOT_SUPPORTED	-2
 
 /* Extension ids */
 #define SBI_EXT_LEGACY_PUTCHAR	0x01
 #define SBI_EXT_LEGACY_SHUTDOWN	0x08
 #define SBI_EXT_BASE		0x10
-#define SBI_EXT_HSM		0x48534D	/* "HSM" */
 #define SBI_EXT_SRST		0x53525354	/* "SRST" */
 #define SBI_EXT_PMU		0x504D55	/* "PMU" */
 #define SBI_EXT_DBCN		0x4442434E	/* "DBCN" */
@@ -41,5 +39,17 @@ struct sbiret sbi_debug_console_write(const char *buf, unsigned long len);
 /* type 0 = shutdown; reason 0 = none, 1 = system failure. */
 struct sbiret sbi_system_reset(unsigned long type, unsigned long reason);
 void sbi_legacy_shutdown(void);
+
+/*
+ * Performance monitoring (PMU): firmware counters.  config_matching's flags:
+ * bit 1 CLEAR_VALUE, bit 2 AUTO_START (2 alone leaves the counter stopped).
+ */
+#define SBI_PMU_CFG_CLEAR_VALUE	(1UL << 1)
+#define SBI_PMU_CFG_AUTO_START	(1UL << 2)
+struct sbiret sbi_pmu_num_counters(void);
+struct sbiret sbi_pmu_counter_config_matching(unsigned long base, unsigned long mask,
+					      unsigned long flags, unsigned long event,
+					      unsigned long data);
+struct sbiret sbi_pmu_counter_fw_read(unsigned long counter);
 
 #endif /* WM_SBI_H */

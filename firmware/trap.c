@@ -51,11 +51,11 @@ static void trap_print_addr(const char *what, uintptr_t addr)
 /* regs[i] is x<i> at the trap (regs[0] unused). */
 void trap_report(const unsigned long *regs)
 {
-	unsigned long cause = csr_read(scause);
+	unsigned long cause = csr_read(CSR_SCAUSE);
 
 	printf("\nTRAP: scause=0x%lx (%s) ", cause, trap_cause_name(cause));
-	trap_print_addr("sepc", csr_read(sepc));
-	printf(" stval=0x%lx\nTRAP: ", csr_read(stval));
+	trap_print_addr("sepc", csr_read(CSR_SEPC));
+	printf(" stval=0x%lx\nTRAP: ", csr_read(CSR_STVAL));
 	trap_print_addr("ra", regs[1]);
 	printf(" sp=0x%lx a0=0x%lx a1=0x%lx a2=0x%lx\n", regs[2], regs[10],
 	       regs[11], regs[12]);

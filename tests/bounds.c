@@ -40,6 +40,23 @@ int main(void)
 				free(blk);
 				cases += 2;
 			}
+	/* Forward memmove: dst below src, one block of exactly their words. */
+	for (soff = 0; soff < W; soff++)
+		for (doff = 1; doff < 3 * W; doff++)
+			for (n = doff + 1; n <= MAXLEN; n++) {
+				size_t span = round_up(soff + doff + n);
+				unsigned char *blk = aligned_alloc(W, span);
+				unsigned char *dstp = blk + soff;
+				unsigned char *src = dstp + doff;
+				unsigned char ref[MAXLEN];
+
+				for (i = 0; i < n; i++)
+					ref[i] = src[i] = (unsigned char)(i * 3 + n);
+				wm_memmove(dstp, src, n);
+				fails += memcmp(dstp, ref, n) != 0;
+				free(blk);
+				cases++;
+			}
 	/* Backward memmove: dst above src, one block of exactly their words. */
 	for (soff = 0; soff < W; soff++)
 		for (doff = 1; doff < 3 * W; doff++)

@@ -46,13 +46,49 @@ test-faults: tools/fault-check.sh tests/faults.txt
 	$(Q)tools/fault-check.sh $(HOST_DIR)/faults tests/faults.txt gcc -O1 -g $(HOST_WARN) $(HOST_NOBUILTIN_gcc) $(HOST_SAN)
 TESTS += test-faults
 
-# No source word read wholly outside [src, src + n): tests/bounds.c under ASan.
+# No source word read wholly outside [src, src + n): tests/bounds.c under
+# ASan, for the default and the size-first build of lib.
+BOUNDS := gcc clang gcc-small
+BOUNDS_CC_gcc-small := gcc
+BOUNDS_FLAGS_gcc-small := -DWM_SMALL_CODE=1
 $(HOST_DIR)/bounds/%: lib/wordmerge.c lib/wordmerge.h tests/bounds.c tests/host.mk
 	@mkdir -p $(@D)
 	$(quiet) HOSTCC $@
-	$(Q)$* $(HOST_WARN) -O1 -g $(HOST_NOBUILTIN_$*) $(HOST_SAN) -DWORDMERGE_PREFIX -Ilib \
-		-o $@ $(if $(BOUNDS_LIB),$(BOUNDS_LIB),lib/wordmerge.c) tests/bounds.c
+	$(Q)$(or $(BOUNDS_CC_$*),$*) $(HOST_WARN) -O1 -g $(HOST_NOBUILTIN_$(or $(BOUNDS_CC_$*),$*)) \
+		$(BOUNDS_FLAGS_$*) $(HOST_SAN) -DWORDMERGE_PREFIX -Ilib -o $@ lib/wordmerge.c tests/bounds.c
 .PHONY: test-bounds
-test-bounds: $(HOST_DIR)/bounds/gcc $(HOST_DIR)/bounds/clang
+test-bounds: $(addprefix $(HOST_DIR)/bounds/,$(BOUNDS))
 	$(Q)for t in $^; do echo "== $$t"; $$t || exit 1; done
 TESTS += test-bounds
+
+# lib calls nothing, whatever the flags: compilers turn byte loops into calls
+# to memcpy/memset (here: to ourselves) unless told not to, and lib tells
+# them in its source.  Built here with plain flags, none of the build's
+# -fno-builtin, and with the wm_ names (a function named memset is spared
+# a call to memset by the compiler itself; wm_memset is not): `nm -u` must
+# be empty.  The control shows that the check can see such a call.
+NOCALL_CCS := gcc clang $(CROSS_COMPILE)gcc
+# The RISC-V compiler finds <stdint.h> through picolibc (not -ffreestanding,
+# which would imply -fno-builtin).
+NOCALL_FLAGS_$(CROSS_COMPILE)gcc := --specs=picolibc.specs -march=rv64imac -mabi=lp64
+.PHONY: test-no-libcalls
+test-no-libcalls:
+	$(Q)mkdir -p $(HOST_DIR)/nocall; fail=0; \
+	$(foreach cc,$(NOCALL_CCS),bad=0; \
+	for small in 0 1; do for opt in -O0 -O1 -O2 -O3 -Os; do \
+		o=$(HOST_DIR)/nocall/lib.o; \
+		$(cc) $(NOCALL_FLAGS_$(cc)) $$opt -std=c11 -Wall -Wextra -Werror -DWM_SMALL_CODE=$$small -DWORDMERGE_PREFIX \
+			-c lib/wordmerge.c -o $$o || { bad=1; continue; }; \
+		u=$$(nm -u $$o | awk '{print $$NF}' | tr '\n' ' '); \
+		if [ -n "$$u" ]; then echo "FAIL: $(cc) $$opt WM_SMALL_CODE=$$small: lib/wordmerge.o calls $$u"; bad=1; fi; \
+	done; done; \
+	if [ $$bad = 0 ]; then echo "PASS: $(cc) -O0 -O1 -O2 -O3 -Os, both builds: lib/wordmerge.o calls nothing"; \
+	else echo "FAIL: $(cc): lib/wordmerge.o is not self-contained at every level"; fail=1; fi;) \
+	o=$(HOST_DIR)/nocall/unprotected.o; \
+	sed -e 's/^#define WM_NO_LIBCALLS __attribute__((no_builtin))$$/#define WM_NO_LIBCALLS/' lib/wordmerge.c \
+		> $(HOST_DIR)/nocall/unprotected.c; \
+	clang -O2 -DWORDMERGE_PREFIX -Ilib -c $(HOST_DIR)/nocall/unprotected.c -o $$o && \
+	if nm -u $$o | grep -q 'mem'; then echo "PASS: control: without WM_NO_LIBCALLS, clang -O2 makes lib call $$(nm -u $$o | awk '{print $$NF}' | tr '\n' ' ')"; \
+	else echo "FAIL: control: clang -O2 no longer makes the unprotected lib call memset: this check proves nothing"; fail=1; fi; \
+	[ $$fail = 0 ]
+TESTS += test-no-libcalls

@@ -303,10 +303,13 @@ void suite_run(const struct suite_impl *impls, int nimpls,
 			res->groups++;
 			if (suite_fails || extra) {
 				res->failed_groups++;
-				printf("FAIL: %s[%s]: %lu of %lu cases failed (%s)%s\n",
+				printf("FAIL: %s[%s]: %lu of %lu cases failed (%s)",
 				       suite_groups[g].name, impl->name,
-				       suite_fails, suite_cases, suite_groups[g].what,
-				       extra ? ", misaligned accesses counted" : "");
+				       suite_fails, suite_cases, suite_groups[g].what);
+				if (extra)
+					printf("; %lu misaligned accesses counted while it ran",
+					       extra);
+				printf("\n");
 			} else {
 				printf("PASS: %s[%s]: %lu cases (%s)\n",
 				       suite_groups[g].name, impl->name, suite_cases,

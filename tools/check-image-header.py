@@ -135,9 +135,9 @@ def main():
           f"image_size 0x{image_size:x} = _end - _start 0x{end - start:x} (BSS and stacks included)")
     check(image_size >= size,
           f"image_size 0x{image_size:x} >= file size 0x{size:x}")
-    if "_image_end" in syms:
-        check(size == syms["_image_end"] - start,
-              f"file size 0x{size:x} = _image_end - _start (the whole loaded image, nothing else)")
+    if "_load_end" in syms:
+        check(size == syms["_load_end"] - start,
+              f"file size 0x{size:x} = _load_end - _start (the whole loaded image, nothing else)")
     if failed:
         print(f"FAIL: {name}: {failed} header check(s) failed: booti would refuse or misplace it")
         return 1

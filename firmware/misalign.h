@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Misaligned-access counting through the SBI PMU extension's firmware
+ * Counting misaligned accesses through the SBI PMU extension's firmware
  * counters.  On cores that trap misaligned loads and stores (SiFive U54/U74)
  * OpenSBI emulates each one in M-mode and counts it as firmware event
- * 0xF0000 (load) or 0xF0001 (store).  Called by the boot hart in S-mode.
+ * 0xF0000 (load) or 0xF0001 (store).  Called by the boot hart in S-mode, by
+ * the suite's group hooks (main.c) and around the benchmark (bench.c).
  */
-#ifndef WM_PMU_H
-#define WM_PMU_H
+#ifndef WM_MISALIGN_H
+#define WM_MISALIGN_H
 
 #include <stdint.h>
 
@@ -28,7 +29,16 @@ enum misalign_verdict {
 enum misalign_verdict misalign_init(void);
 /* Current counts; 0/0 without a PMU. */
 struct misalign_counts misalign_read(void);
+/* The counts since `before`. */
+struct misalign_counts misalign_since(struct misalign_counts before);
+/*
+ * Prints "PMU: what[impl]: misaligned loads +L stores +S"; returns L + S
+ * when `ours` (a count in wordmerge is a failure), 0 for a reference
+ * (informative).
+ */
+unsigned long misalign_report(const char *what, const char *impl, int ours,
+			      struct misalign_counts delta);
 /* The deliberate misaligned accesses; named for the QEMU plugin's check. */
 void misalign_control(void);
 
-#endif /* WM_PMU_H */
+#endif /* WM_MISALIGN_H */
