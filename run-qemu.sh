@@ -5,16 +5,25 @@
 # mirror the UART to the terminal and to a log, and exit with the image's
 # status (the number in its final "EXIT: STATUS=n" line).
 #
-# Exit codes: the image's status (0 = every check passed); 124 timeout;
-# 125 the run ended without an EXIT: line or with a status QEMU contradicts;
-# 2 bad usage or a missing tool.
+# Build output goes under $O (environment; default "build", a relative path
+# is relative to the repository top), as with make O=...: the default image
+# $O/virt/wordmerge.elf, the logs $O/run/, the plugin $O/tools/misalign.so.
+#
+# Exit status:
+#   0..n  the image's status: 0 every check passed, 1 a check failed,
+#         2 an unexpected trap, 3 an unusable device tree
+#   124   timeout
+#   125   the run ended without an EXIT: line, or with a status that QEMU's
+#         own exit status contradicts
+#   126   run-qemu.sh's own error: bad usage, a missing tool, the build
+#         failed, an unreadable or non-RISC-V-64 ELF, an unwritable log
 set -u
 
 usage() {
 	cat <<'USAGE'
 Usage: ./run-qemu.sh [options] [-- extra QEMU arguments]
 
-Builds build/virt/wordmerge.elf if needed, boots it on qemu-system-riscv64
+Builds $O/virt/wordmerge.elf if needed, boots it on qemu-system-riscv64
 with OpenSBI, prints the UART output and exits with the image's status.
 
 Options:
@@ -22,14 +31,15 @@ Options:
                        test finisher: QEMU is stopped once EXIT: appears)
   --smp N              number of harts (default 1; sifive_u: 5 fixed)
   --memory SIZE        RAM size (default 256M)
-  --timeout SECONDS    give up after this long (default 600)
+  --timeout SECONDS    give up after this long, at least 1 (default 600)
   --icount             -icount shift=0: rdcycle/rdinstret count retired
                        instructions exactly (what the benchmarks use)
   --check-alignment    load the misaligned-access QEMU plugin and print its
                        table; fail if lib's functions made any misaligned
                        access or the deliberate control was not seen
-  --elf FILE           boot this ELF instead of building the default one
-  --log FILE           UART log (default build/run/<machine>-smp<N>.log)
+  --elf FILE           boot this RISC-V 64-bit ELF instead of building the
+                       default one
+  --log FILE           UART log (default $O/run/<machine>-smp<N>.log)
   --no-build           do not run make first
   --bios FILE          OpenSBI firmware (default: QEMU's bundled "default")
   --mttcg              one host thread per hart (QEMU's multi-threaded TCG);
@@ -38,15 +48,33 @@ Options:
   -h, --help           this text
 
 Anything after -- is passed to QEMU unchanged.
+
+Environment:
+  O=DIR                build directory, as in make O=DIR (default build;
+                       relative to the repository top)
+  CROSS_COMPILE=PREFIX RISC-V toolchain prefix (default riscv64-unknown-elf-)
+
+Exit status:
+  0..n   the image's status (its EXIT: STATUS=n line): 0 every check
+         passed, 1 a check failed, 2 an unexpected trap, 3 an unusable
+         device tree
+  124    timeout
+  125    the run ended without an EXIT: line, or with a status that QEMU's
+         exit status contradicts
+  126    run-qemu.sh's own error: bad usage, a missing tool, the build
+         failed, an unreadable or non-RISC-V-64 ELF, an unwritable log
 USAGE
 }
 
 die() {
 	echo "run-qemu.sh: error: $*" >&2
-	exit 2
+	exit 126
 }
 
 top=$(cd "$(dirname "$0")" && pwd)
+O=${O:-build}
+case "$O" in /*) odir=$O ;; *) odir=$top/$O ;; esac
+cross=${CROSS_COMPILE:-riscv64-unknown-elf-}
 machine=virt smp=1 memory=256M timeout_s=600 icount=0 check_align=0
 elf= log= build=1 bios=default mttcg=0
 extra=()
@@ -71,6 +99,7 @@ done
 
 case "$smp" in '' | *[!0-9]*) die "--smp takes a number, not '$smp'" ;; esac
 case "$timeout_s" in '' | *[!0-9]*) die "--timeout takes seconds, not '$timeout_s'" ;; esac
+[ "$timeout_s" -ge 1 ] 2>/dev/null || die "--timeout must be at least 1 second, not '$timeout_s'"
 case "$machine" in
 virt) [ "$smp" -ge 1 ] && [ "$smp" -le 8 ] || die "virt: --smp must be 1..8" ;;
 sifive_u) smp=5 ;; # one E51 monitor hart (no S-mode) + four U54s
@@ -78,15 +107,38 @@ sifive_u) smp=5 ;; # one E51 monitor hart (no S-mode) + four U54s
 esac
 
 "$top/tools/deps.sh" qemu-system-misc opensbi gcc-riscv64-unknown-elf \
-	picolibc-riscv64-unknown-elf make python3 || exit 2
+	picolibc-riscv64-unknown-elf make python3 || die "missing Debian packages (see above)"
 
 if [ "$build" = 1 ]; then
-	make -C "$top" --no-print-directory PLATFORM=virt all >&2 || die "build failed"
+	make -C "$top" --no-print-directory O="$O" PLATFORM=virt all >&2 ||
+		die "build failed (make O=$O PLATFORM=virt all)"
 fi
-[ -n "$elf" ] || elf=$top/build/virt/wordmerge.elf
-[ -f "$elf" ] || die "no image at $elf (build it with make)"
-[ -n "$log" ] || log=$top/build/run/$machine-smp$smp.log
-mkdir -p "$(dirname "$log")" || die "cannot create the log's folder"
+[ -n "$elf" ] || elf=$odir/virt/wordmerge.elf
+[ -e "$elf" ] || die "no image at $elf (build it with make O=$O, or drop --no-build)"
+[ -f "$elf" ] || die "--elf $elf is not a regular file"
+[ -r "$elf" ] || die "cannot read $elf"
+# The ELF header: magic, EI_CLASS (2: 64-bit), EI_DATA (1: little-endian),
+# e_machine at offset 18 (243: RISC-V).
+hdr=$(od -An -v -tx1 -N20 "$elf" 2>/dev/null | tr -s ' \n' ' ')
+read -r -a hb <<<"$hdr"
+[ "${#hb[@]}" -ge 20 ] && [ "${hb[0]}${hb[1]}${hb[2]}${hb[3]}" = 7f454c46 ] ||
+	die "$elf is not an ELF file (no \\x7fELF magic); --elf wants the .elf the build makes, not the .bin"
+[ "${hb[4]}" = 02 ] ||
+	die "$elf is not a 64-bit ELF (EI_CLASS ${hb[4]}, 64-bit is 02); the image must be RISC-V 64-bit"
+[ "${hb[5]}" = 01 ] ||
+	die "$elf is not a little-endian ELF (EI_DATA ${hb[5]}); the image must be RISC-V 64-bit little-endian"
+[ "${hb[18]}${hb[19]}" = f300 ] ||
+	die "$elf is not a RISC-V ELF (e_machine 0x${hb[19]}${hb[18]}, RISC-V is 0x00f3)"
+
+[ -n "$log" ] || log=$odir/run/$machine-smp$smp.log
+[ -d "$log" ] && die "--log $log is a directory; give a file name"
+logdir=$(dirname "$log")
+mkdir -p "$logdir" 2>/dev/null || die "cannot create the log's folder $logdir"
+[ "$log" -ef "$elf" ] && die "--log $log is the ELF being booted"
+{ : >"$log"; } 2>/dev/null || die "cannot write the log $log"
+# Read back after the run: it must be a plain file that the truncation emptied.
+[ -f "$log" ] && [ -z "$(head -c 1 "$log" 2>/dev/null)" ] ||
+	die "--log $log is not a plain file that run-qemu.sh can write and read back"
 
 qemu_args=(-M "$machine" -m "$memory" -smp "$smp" -nographic -monitor none
 	-bios "$bios" -kernel "$elf")
@@ -98,9 +150,12 @@ qemu_args=(-M "$machine" -m "$memory" -smp "$smp" -nographic -monitor none
 [ "$smp" -gt 1 ] && [ "$mttcg" = 0 ] && qemu_args+=(-accel tcg,thread=single)
 raw=
 if [ "$check_align" = 1 ]; then
-	make -C "$top" --no-print-directory misalign-plugin >&2 || die "plugin build failed"
+	make -C "$top" --no-print-directory O="$O" misalign-plugin >&2 ||
+		die "plugin build failed (make O=$O misalign-plugin)"
 	raw=$log.misalign
-	qemu_args+=(-plugin "file=$top/build/tools/misalign.so,out=$raw,summary=off")
+	[ -d "$raw" ] && die "the plugin's output $raw is a directory"
+	{ : >"$raw"; } 2>/dev/null || die "cannot write the plugin's output $raw"
+	qemu_args+=(-plugin "file=$odir/tools/misalign.so,out=$raw,summary=off")
 fi
 qemu_args+=("${extra[@]}")
 
@@ -110,7 +165,6 @@ has_finisher=0
 [ "$machine" = virt ] && has_finisher=1
 
 echo "run-qemu.sh: qemu-system-riscv64 ${qemu_args[*]}" >&2
-: >"$log"
 qemu-system-riscv64 "${qemu_args[@]}" </dev/null >"$log" 2>&1 &
 qpid=$!
 tail -n +1 -f --pid="$qpid" "$log" &
@@ -152,7 +206,7 @@ if [ "$has_finisher" = 1 ] && [ "$stopped" = 0 ] && [ "$qemu_rc" != "$status" ];
 fi
 
 if [ "$check_align" = 1 ]; then
-	python3 "$top/tools/misalign-table.py" --nm riscv64-unknown-elf-nm "$raw" "$elf" \
+	python3 "$top/tools/misalign-table.py" --nm "${cross}nm" "$raw" "$elf" \
 		--require misalign_control --fail-in 'memcpy,memmove,memset,wm_*' ||
 		{ [ "$status" = 0 ] && status=1; }
 fi

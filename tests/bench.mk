@@ -27,7 +27,8 @@ BENCH_MODE ?= full
 BENCH_SUFFIX := $(if $(filter small,$(LIB_SIZE)),-small)
 BENCH_DIR := $(O)/bench
 BENCH_TARGETS := tests/bench-targets.txt
-BENCH_QEMU := ./run-qemu.sh --no-build --icount --memory 512M
+# O=$(O): run-qemu.sh builds the plugin (--check-alignment) into $(O) too.
+BENCH_QEMU := O=$(O) ./run-qemu.sh --no-build --icount --memory 512M
 REPORT := python3 tools/report.py
 REPORT_DIR := $(O)/report$(BENCH_SUFFIX)
 # ELF: the image that wrote LOG (make report).
@@ -51,7 +52,7 @@ bench: bench-image-$(BENCH_MODE)
 	{ echo "$$cmd"; echo "($$(qemu-system-riscv64 --version | head -n 1), $$(date -u '+%Y-%m-%d %H:%M UTC'), host $$(uname -m))"; } > $$log.run; \
 	echo "  BENCH   $$cmd"; \
 	start=$$(date +%s); : > $$log; \
-	{ $$cmd > $(BENCH_DIR)/bench-$(BENCH_MODE)$(BENCH_SUFFIX).out 2>&1; echo $$? > $(BENCH_DIR)/bench$(BENCH_SUFFIX).rc; } & \
+	{ eval "$$cmd" > $(BENCH_DIR)/bench-$(BENCH_MODE)$(BENCH_SUFFIX).out 2>&1; echo $$? > $(BENCH_DIR)/bench$(BENCH_SUFFIX).rc; } & \
 	pid=$$!; \
 	tail -n +1 -F --pid=$$pid $$log 2>/dev/null | grep -a --line-buffered -E '^(PROGRESS|===|SUMMARY|EXIT)'; \
 	wait $$pid; rc=$$(cat $(BENCH_DIR)/bench$(BENCH_SUFFIX).rc); \

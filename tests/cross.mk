@@ -103,7 +103,7 @@ $(eval $(call cross_suite,be64-fault,s390x-linux-gnu-gcc -static,$(CROSS_DIR)/be
 $(CROSS_DIR)/rv32/suite.elf: $(SUITE_DEPS)
 	@mkdir -p $(@D)
 	$(quiet) CC $@
-	$(Q)riscv64-unknown-elf-gcc $(RV32_LDFLAGS) $(SUITE_CFLAGS) $(GCC_NOLDP) -o $@ $(SUITE_SRCS)
+	$(Q)$(CROSS_COMPILE)gcc $(RV32_LDFLAGS) $(SUITE_CFLAGS) $(GCC_NOLDP) -o $@ $(SUITE_SRCS)
 
 # The same with clang as the compiler (picolibc's headers; gcc links).
 $(CROSS_DIR)/rv32-clang/suite.elf: $(SUITE_DEPS)
@@ -114,7 +114,7 @@ $(CROSS_DIR)/rv32-clang/suite.elf: $(SUITE_DEPS)
 			-isystem $(PICOLIBC_INC) $(SUITE_CFLAGS) -c $$s \
 			-o $(@D)/$$(basename $$s .c).o || exit 1; \
 	done
-	$(Q)riscv64-unknown-elf-gcc $(RV32_LDFLAGS) -o $@ $(patsubst %.c,$(@D)/%.o,$(notdir $(SUITE_SRCS)))
+	$(Q)$(CROSS_COMPILE)gcc $(RV32_LDFLAGS) -o $@ $(patsubst %.c,$(@D)/%.o,$(notdir $(SUITE_SRCS)))
 
 job_deps_le32 := $(CROSS_DIR)/le32/suite
 job_cmd_le32 := $(CROSS_DIR)/le32/suite
@@ -173,7 +173,7 @@ OPT_LEVELS := O0 O2 Os O3
 LIB_COMPILERS := clang-rv64 clang-rv32 gcc-rv32
 libcc_clang-rv64 := clang --target=riscv64-unknown-elf -march=rv64imac -mabi=lp64 -mcmodel=medany -ffreestanding -fno-builtin
 libcc_clang-rv32 := clang --target=riscv32-unknown-elf -march=rv32imac -mabi=ilp32 -mcmodel=medany -ffreestanding -fno-builtin
-libcc_gcc-rv32 := riscv64-unknown-elf-gcc $(RV32_ARCH) -ffreestanding -fno-builtin $(GCC_NOLDP)
+libcc_gcc-rv32 := $(CROSS_COMPILE)gcc $(RV32_ARCH) -ffreestanding -fno-builtin $(GCC_NOLDP)
 LIB_WARN := -std=c11 -Wall -Wextra -Werror
 
 .PHONY: test-compilers

@@ -2,18 +2,23 @@
 # Boots of the image on QEMU (through run-qemu.sh, which checks the EXIT:
 # line against QEMU's exit status).  Included by the top Makefile.
 
-RUN_QEMU := ./run-qemu.sh --no-build --timeout 300
+# O goes to run-qemu.sh too: its logs, and the plugin it builds for
+# --check-alignment, land in $(O), not in build/.  run-qemu.sh's own errors
+# (usage, tools, build, ELF, log) exit 126, never an image status.
+RUN_QEMU := O=$(O) ./run-qemu.sh --no-build --timeout 300
 
 # The image passes on 1 hart under the misaligned-access plugin (no
 # misaligned access in lib, the control seen) and on 4 harts (secondary
-# harts parked).
+# harts parked), and the banner counts the harts it was given.
 .PHONY: test-qemu
 test-qemu: $(IMG).elf
 	$(Q)for n in 1 4; do \
 		opt=; [ $$n = 1 ] && opt=--check-alignment; \
-		$(RUN_QEMU) --smp $$n $$opt > $(O)/run-smp$$n.out 2>&1 || \
+		$(RUN_QEMU) --smp $$n $$opt --elf $(IMG).elf > $(O)/run-smp$$n.out 2>&1 || \
 			{ cat $(O)/run-smp$$n.out; echo "FAIL: image on virt -smp $$n $$opt"; exit 1; }; \
 		grep -E '^(BANNER|PMU: (VERDICT|control)|SUMMARY|EXIT|MISALIGNED|PASS: (no|control)).*' $(O)/run-smp$$n.out; \
+		grep -aEq "^BANNER: .*boot hart [0-9]+ of $$n harts" $(O)/run-smp$$n.out || \
+			{ echo "FAIL: image on virt -smp $$n $$opt: the banner does not say \"of $$n harts\""; exit 1; }; \
 		echo "PASS: image on virt -smp $$n $$opt"; \
 	done
 TESTS += test-qemu
@@ -65,3 +70,20 @@ test-trap:
 		echo "FAIL: trap not reported as expected (run-qemu.sh exit $$rc, log $$d/run.out)"; exit 1; \
 	fi
 TESTS += test-trap
+
+# The PMU verdict and failure paths, which QEMU (never trapping) cannot
+# reach: with simulated trap counts (PMU_SELFTEST=1) the image must say the
+# platform traps, and fail every wordmerge group with status 1.
+.PHONY: test-pmu-selftest
+test-pmu-selftest:
+	$(Q)$(MAKE) --no-print-directory O=$(O)/pmu-selftest PMU_SELFTEST=1 all >/dev/null
+	$(Q)d=$(O)/pmu-selftest; rc=0; \
+	$(RUN_QEMU) --elf $$d/virt/wordmerge.elf --log $$d/run.log > $$d/run.out 2>&1 || rc=$$?; \
+	if [ $$rc = 1 ] && grep -q '^PMU: VERDICT: this platform traps' $$d/run.out && \
+	   [ "$$(grep -c '^FAIL: [a-z-]*\[wordmerge\]: 0 of [0-9]* cases failed .*misaligned accesses counted' $$d/run.out)" = 4 ]; then \
+		echo "PASS: simulated trap counts: 'traps' verdict and all 4 wordmerge groups failed, exit $$rc:"; \
+		grep -E '^PMU: VERDICT|^FAIL: memcpy\[wordmerge\]' $$d/run.out; \
+	else \
+		echo "FAIL: simulated trap counts not handled as expected (run-qemu.sh exit $$rc, log $$d/run.out)"; exit 1; \
+	fi
+TESTS += test-pmu-selftest

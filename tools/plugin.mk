@@ -14,8 +14,11 @@
 #                          $(MISALIGN_TABLE) RAW ELF --require misalign_control \
 #                              --fail-in 'memcpy,memmove,memset,wm_*'
 # The tool/flag variables (MISALIGN_HOSTCC, _CFLAGS, _CROSS, _QEMU, _PYTHON,
-# _TIMEOUT, MISALIGN_ST_HARTS) are ?= so the top Makefile may override them.
+# _TIMEOUT, MISALIGN_ST_HARTS) are ?= so the top Makefile may override them;
+# MISALIGN_CROSS defaults to $(CROSS_COMPILE) when that is set.
 # Include this file after O is defined: rule targets use $(O) immediately.
+# Q and quiet come from the top Makefile (V=1 prints every command, else a
+# short "  TAG target" line); on their own the recipes print every command.
 
 MISALIGN_TOOLS_DIR := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
 ifeq ($(strip $(O)),)
@@ -24,10 +27,13 @@ endif
 
 MISALIGN_HOSTCC   ?= gcc
 MISALIGN_CFLAGS   ?= -O2 -Wall -Wextra -Werror
-MISALIGN_CROSS    ?= riscv64-unknown-elf-
+MISALIGN_CROSS    ?= $(or $(CROSS_COMPILE),riscv64-unknown-elf-)
 MISALIGN_QEMU     ?= qemu-system-riscv64
 MISALIGN_PYTHON   ?= python3
 MISALIGN_TIMEOUT  ?= timeout 60
+# Verbose unless the includer says otherwise (the top Makefile does).
+Q                 ?=
+quiet             ?= @:
 
 MISALIGN_PLUGIN   := $(O)/tools/misalign.so
 MISALIGN_TABLE    := $(MISALIGN_PYTHON) $(MISALIGN_TOOLS_DIR)/misalign-table.py \
@@ -38,7 +44,8 @@ misalign_plugin_arg = -plugin file=$(MISALIGN_PLUGIN),out=$(1)
 $(MISALIGN_PLUGIN): $(MISALIGN_TOOLS_DIR)/misalign-plugin.c \
                     $(MISALIGN_TOOLS_DIR)/plugin.mk
 	@mkdir -p $(@D)
-	$(MISALIGN_HOSTCC) -shared -fPIC $(MISALIGN_CFLAGS) -o $@ $< -lpthread
+	$(quiet) HOSTCC $@
+	$(Q)$(MISALIGN_HOSTCC) -shared -fPIC $(MISALIGN_CFLAGS) -o $@ $< -lpthread
 
 .PHONY: misalign-plugin plugin-selftest
 misalign-plugin: $(MISALIGN_PLUGIN)
@@ -59,17 +66,20 @@ MISALIGN_ST_FLAGS := -march=rv64imac_zicsr -mabi=lp64 -mcmodel=medany \
 $(MISALIGN_ST_ELF): $(MISALIGN_ST_SRC)/start.S $(MISALIGN_ST_SRC)/selftest.c \
                     $(MISALIGN_ST_SRC)/link.ld $(MISALIGN_TOOLS_DIR)/plugin.mk
 	@mkdir -p $(@D)
-	$(MISALIGN_CROSS)gcc $(MISALIGN_ST_FLAGS) -T $(MISALIGN_ST_SRC)/link.ld \
+	$(quiet) CC $@
+	$(Q)$(MISALIGN_CROSS)gcc $(MISALIGN_ST_FLAGS) -T $(MISALIGN_ST_SRC)/link.ld \
 	    -o $@ $(MISALIGN_ST_SRC)/start.S $(MISALIGN_ST_SRC)/selftest.c
 
 # Expected: misalign_control holds 1 lw + 1 sd per hart, nothing else is
 # misaligned, aligned_accesses has zero, and the plugin checked > 0 accesses.
 plugin-selftest: $(MISALIGN_PLUGIN) $(MISALIGN_ST_ELF)
 	@rm -f $(MISALIGN_ST_RAW) $(MISALIGN_ST_TABLE)
-	$(MISALIGN_TIMEOUT) $(MISALIGN_QEMU) -M virt -bios none -nographic \
+	$(quiet) QEMU "$(MISALIGN_ST_ELF) -smp $(MISALIGN_ST_HARTS) (plugin)"
+	$(Q)$(MISALIGN_TIMEOUT) $(MISALIGN_QEMU) -M virt -bios none -nographic \
 	    -smp $(MISALIGN_ST_HARTS) -kernel $(MISALIGN_ST_ELF) \
 	    $(call misalign_plugin_arg,$(MISALIGN_ST_RAW))
-	$(MISALIGN_TABLE) $(MISALIGN_ST_RAW) $(MISALIGN_ST_ELF) \
+	$(quiet) TABLE $(MISALIGN_ST_TABLE)
+	$(Q)$(MISALIGN_TABLE) $(MISALIGN_ST_RAW) $(MISALIGN_ST_ELF) \
 	    --require misalign_control --fail-in aligned_accesses \
 	    >$(MISALIGN_ST_TABLE); st=$$?; cat $(MISALIGN_ST_TABLE); exit $$st
 	@n=$(MISALIGN_ST_HARTS); \
