@@ -244,38 +244,32 @@ static const char *mbps(char *buf, size_t len, uint64_t n, uint64_t ticks,
  * outermost; the calls go through a pointer the way every implementation is
  * called, so bench_empty_* see exactly the same harness.
  */
+#define TIME_CALL(m, call)                          \
+	do {                                        \
+		unsigned long t0, c0, i0, t1, c1, i1; \
+                                                    \
+		t0 = csr_read(CSR_TIME);            \
+		c0 = csr_read(CSR_CYCLE);           \
+		i0 = csr_read(CSR_INSTRET);         \
+		call;                               \
+		i1 = csr_read(CSR_INSTRET);         \
+		c1 = csr_read(CSR_CYCLE);           \
+		t1 = csr_read(CSR_TIME);            \
+		(m)->cyc = c1 - c0;                 \
+		(m)->ins = i1 - i0;                 \
+		(m)->tim = t1 - t0;                 \
+	} while (0)
+
 static __attribute__((noinline)) void time_cpy(cpy_fn f, void *d, const void *s,
 					       size_t n, struct meas *m)
 {
-	unsigned long t0, c0, i0, t1, c1, i1;
-
-	t0 = csr_read(CSR_TIME);
-	c0 = csr_read(CSR_CYCLE);
-	i0 = csr_read(CSR_INSTRET);
-	f(d, s, n);
-	i1 = csr_read(CSR_INSTRET);
-	c1 = csr_read(CSR_CYCLE);
-	t1 = csr_read(CSR_TIME);
-	m->cyc = c1 - c0;
-	m->ins = i1 - i0;
-	m->tim = t1 - t0;
+	TIME_CALL(m, f(d, s, n));
 }
 
 static __attribute__((noinline)) void time_set(set_fn f, void *d, int c, size_t n,
 					       struct meas *m)
 {
-	unsigned long t0, c0, i0, t1, c1, i1;
-
-	t0 = csr_read(CSR_TIME);
-	c0 = csr_read(CSR_CYCLE);
-	i0 = csr_read(CSR_INSTRET);
-	f(d, c, n);
-	i1 = csr_read(CSR_INSTRET);
-	c1 = csr_read(CSR_CYCLE);
-	t1 = csr_read(CSR_TIME);
-	m->cyc = c1 - c0;
-	m->ins = i1 - i0;
-	m->tim = t1 - t0;
+	TIME_CALL(m, f(d, c, n));
 }
 
 static unsigned long net(unsigned long v, unsigned long ovh)

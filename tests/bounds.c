@@ -23,6 +23,7 @@ int main(void)
 	static unsigned char dst[MAXLEN + 2 * W];
 	unsigned long cases = 0, fails = 0;
 	size_t soff, doff, n, i;
+	int back;
 
 	for (soff = 0; soff < W; soff++)
 		for (doff = 0; doff < W; doff++)
@@ -40,39 +41,28 @@ int main(void)
 				free(blk);
 				cases += 2;
 			}
-	/* Forward memmove: dst below src, one block of exactly their words. */
-	for (soff = 0; soff < W; soff++)
-		for (doff = 1; doff < 3 * W; doff++)
-			for (n = doff + 1; n <= MAXLEN; n++) {
-				size_t span = round_up(soff + doff + n);
-				unsigned char *blk = aligned_alloc(W, span);
-				unsigned char *dstp = blk + soff;
-				unsigned char *src = dstp + doff;
-				unsigned char ref[MAXLEN];
+	/*
+	 * Overlapping memmove, forward (dst below src) and backward (dst above
+	 * src): one block of exactly the words of both.
+	 */
+	for (back = 0; back < 2; back++)
+		for (soff = 0; soff < W; soff++)
+			for (doff = 1; doff < 3 * W; doff++)
+				for (n = doff + 1; n <= MAXLEN; n++) {
+					size_t span = round_up(soff + doff + n);
+					unsigned char *blk = aligned_alloc(W, span);
+					unsigned char *lo = blk + soff;
+					unsigned char *src = back ? lo : lo + doff;
+					unsigned char *dstp = back ? lo + doff : lo;
+					unsigned char ref[MAXLEN];
 
-				for (i = 0; i < n; i++)
-					ref[i] = src[i] = (unsigned char)(i * 3 + n);
-				wm_memmove(dstp, src, n);
-				fails += memcmp(dstp, ref, n) != 0;
-				free(blk);
-				cases++;
-			}
-	/* Backward memmove: dst above src, one block of exactly their words. */
-	for (soff = 0; soff < W; soff++)
-		for (doff = 1; doff < 3 * W; doff++)
-			for (n = doff + 1; n <= MAXLEN; n++) {
-				size_t span = round_up(soff + doff + n);
-				unsigned char *blk = aligned_alloc(W, span);
-				unsigned char *src = blk + soff;
-				unsigned char ref[MAXLEN];
-
-				for (i = 0; i < n; i++)
-					ref[i] = src[i] = (unsigned char)(i * 5 + n);
-				wm_memmove(src + doff, src, n);
-				fails += memcmp(src + doff, ref, n) != 0;
-				free(blk);
-				cases++;
-			}
+					for (i = 0; i < n; i++)
+						ref[i] = src[i] = (unsigned char)(i * 5 + n + back);
+					wm_memmove(dstp, src, n);
+					fails += memcmp(dstp, ref, n) != 0;
+					free(blk);
+					cases++;
+				}
 	printf("%s: bounds: %lu calls, no source word read outside its range, %lu wrong results\n",
 	       fails ? "FAIL" : "PASS", cases, fails);
 	return fails != 0;
