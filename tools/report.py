@@ -3,19 +3,30 @@
 """Read the benchmark image's log (firmware/bench.c) and report on it.
 
   report.py report LOG [--out DIR] [--elf ELF | --elf-guess PATTERN] [--run-info FILE]
+                       [--cycles CSV | --cycles-guess CSV...] [--core u74|u54]
       DIR/report.md with tables and PNG plots (gnuplot): the size sweep
       (cycles per byte against size, per alignment and implementation), the
       32 MiB offset matrix as heat maps, code size, and the targets.
-      Everything is written to a temporary folder first and moved into place
-      at the end: a log that is foreign, truncated or malformed gives an
-      error, exit status 1 and no new report.
-  report.py check LOG --targets FILE [--elf ELF]
+      With the cycle model's CSV, its modeled SiFive U74/U54 cycles beside
+      the instruction counts (tables, and a second panel in the sweep
+      plots); with a board's log, beside the measured cycles, with the
+      ratio.  Everything is written to a temporary folder first and moved
+      into place at the end: a log that is foreign, truncated or malformed,
+      or a --cycles CSV of another build, gives an error, exit status 1 and
+      no new report.
+  report.py check LOG --targets FILE [--elf ELF] [--cycles CSV]
       Check wordmerge's instruction counts in LOG (a run under QEMU -icount
-      shift=0) and its code size (from ELF) against the targets file: one
-      PASS:/FAIL: line per cell, a SUMMARY: line, exit status 1 if any FAILs.
+      shift=0), its code size (from ELF) and its modeled cycles (from CSV)
+      against the targets file: one PASS:/FAIL: line per cell, a SUMMARY:
+      line, exit status 1 if any FAILs.
 
 LOG may be a QEMU log or a board's serial capture: carriage returns and
 anything before the first CSV line (boot messages, line noise) are ignored.
+CSV is tools/cycles.py's (make cycles): "# wordmerge cycle model v1", "#"
+lines, then fn,impl,dst,src,n,kind,instructions,u74,u54 per cell (kind
+sweep or extra).  It is used only if every sweep cell it shares with LOG
+has LOG's instruction count: the same build (a board's instret counts the
+same instructions as QEMU's for the same image).
 Python standard library only; gnuplot is called as a subprocess.
 """
 import argparse
@@ -208,6 +219,146 @@ def pick_elf(args, data):
     return None
 
 
+# ---- the cycle model's CSV (tools/cycles.py) -------------------------------------
+
+CYCLES_MAGIC = "# wordmerge cycle model v1"
+CYCLES_HEAD = "fn,impl,dst,src,n,kind,instructions,u74,u54"
+CORES = ("u74", "u54")
+CORE_NAME = {"u74": "U74", "u54": "U54"}
+CORE_MCPU = {"u74": "sifive-u74", "u54": "sifive-u54"}
+
+
+def read_cycles(path):
+    """Parse the cycle model's CSV: {path, info, sweep, extra}; sweep and
+    extra map the log's cell key (fn, impl, dst, src, n) to
+    {ins, u74, u54}.  Anything unexpected is an error: a half-written or
+    foreign file must not end up in a report."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            lines = f.read().split("\n")
+    except OSError as e:
+        raise LogError(f"cannot read the cycle model {path}: {e.strerror}")
+    if lines[-1] == "":
+        lines.pop()
+    if not lines or lines[0].rstrip() != CYCLES_MAGIC:
+        raise LogError(f"{path}: not a cycle model CSV (its first line is not "
+                       f"'{CYCLES_MAGIC}')")
+    info = {}
+    i = 1
+    while i < len(lines) and lines[i].startswith("#"):
+        # "# key: value", or "# elf: PATH  log: PATH" (two on one line)
+        for m in re.finditer(r"(\w[\w-]*): (.*?)(?=\s{2,}\w[\w-]*: |$)", lines[i][1:].strip()):
+            info[m.group(1)] = m.group(2).strip()
+        i += 1
+    if i >= len(lines) or lines[i].rstrip() != CYCLES_HEAD:
+        raise LogError(f"{path}:{i + 1}: expected the column line '{CYCLES_HEAD}'")
+    model = {"path": path, "info": info, "sweep": {}, "extra": {}}
+    for lineno in range(i + 2, len(lines) + 1):
+        line = lines[lineno - 1].rstrip()
+        f = line.split(",")
+        try:
+            if len(f) != 9:
+                raise ValueError(f"{len(f)} fields, not 9")
+            fn, impl, d, s, n, kind = f[:6]
+            if fn not in FN_ORDER:
+                raise ValueError(f"unknown function {fn!r}")
+            if not re.fullmatch(r"[a-z0-9][a-z0-9-]*", impl):
+                raise ValueError(f"bad implementation name {impl!r}")
+            if kind not in ("sweep", "extra"):
+                raise ValueError(f"kind {kind!r} is neither sweep nor extra")
+            d, s, n = _int(d), _off(s), _int(n)
+            if d > 7 or (s is not None and s > 7):
+                raise ValueError("offsets are mod 8")
+            if (s is None) != (fn == "memset"):
+                raise ValueError("src must be empty for memset and only for memset")
+            ins, u74, u54 = (_int(x) for x in f[6:])
+            if min(n, ins, u74, u54) < 1:
+                raise ValueError("n, instructions and cycles must be positive")
+        except ValueError as e:
+            raise LogError(f"{path}:{lineno}: malformed line ({e}): {line}")
+        key = (fn, impl, d, s, n)
+        if key in model[kind]:
+            raise LogError(f"{path}:{lineno}: the cell {cell_name(key)} appears twice")
+        model[kind][key] = {"ins": ins, "u74": u74, "u54": u54}
+    if not model["sweep"]:
+        raise LogError(f"{path}: no sweep cells")
+    return model
+
+
+def cell_name(k):
+    pair = f"dst%8={k[2]}" if k[3] is None else f"({k[2]},{k[3]})"
+    return f"{k[0]} {k[1]} {pair} n={k[4]}"
+
+
+def match_cycles(model, data):
+    """The model is for the build that wrote the log only if every cell the
+    two share has the same instruction count (instret counts the same on a
+    board as under QEMU for the same image).  Returns the number of shared
+    cells; raises LogError otherwise."""
+    sw = data["sweep"]
+    shared = [k for k in model["sweep"] if k in sw]
+    if not shared:
+        raise LogError(f"{model['path']} shares no sweep cell with {data['path']}"
+                       + ("" if sw else " (the log has no sweep)"))
+    bad = [k for k in shared if model["sweep"][k]["ins"] != sw[k]["ins"]]
+    if bad:
+        ex = "; ".join(f"{cell_name(k)}: {model['sweep'][k]['ins']} instructions in "
+                       f"the model, {sw[k]['ins']} in the log" for k in bad[:3])
+        raise LogError(f"{model['path']} is from a different build than {data['path']}: "
+                       f"{len(bad)} of {len(shared)} shared cells differ in instruction "
+                       f"count (e.g. {ex}); remake it (make cycles) from the image "
+                       f"that wrote the log")
+    return len(shared)
+
+
+def pick_cycles(args, data):
+    """(model, note): --cycles FILE must match the log (else an error);
+    --cycles-guess FILE (tried in order) is used only if it matches, and
+    the note says why the modeled columns are absent otherwise."""
+    if getattr(args, "cycles", None):
+        model = read_cycles(args.cycles)
+        model["shared"] = match_cycles(model, data)
+        return model, None
+    tried = []
+    for path in getattr(args, "cycles_guess", None) or []:
+        if not os.path.exists(path):
+            continue
+        try:
+            model = read_cycles(path)
+            model["shared"] = match_cycles(model, data)
+            return model, None
+        except LogError as e:
+            print(f"report: warning: not using the cycle model: {e}", file=sys.stderr)
+            tried.append(str(e))
+    if tried:
+        return None, ("The modeled columns are absent: " + " ".join(tried))
+    return None, ("The modeled columns are absent: no cycle model CSV was given. "
+                  "`make cycles` makes one (all implementations; `make "
+                  "cycles-wordmerge` for wordmerge only) and `make report` then "
+                  "picks it up, or pass it: `make report LOG=... CYCLES=FILE`.")
+
+
+def board_cores(data, override=None):
+    """The models to hold a board's measured cycles against: its core's, or
+    both when the device tree's model names no board known here."""
+    if override:
+        return [override]
+    p = data["meta"]["platform"].lower()
+    if re.search(r"jh71[01]0|visionfive|unmatched|fu740|star64|beaglev|pinetab-v|"
+                 r"milk-?v.?mars|u74", p):
+        return ["u74"]
+    if re.search(r"unleashed|fu540|mpfs|icicle|polarfire|u54", p):
+        return ["u54"]
+    return list(CORES)
+
+
+def is_board(data):
+    """A board's log: its counters are not in lockstep and it is not QEMU
+    (QEMU without -icount has meaningless cycles, not a board's)."""
+    return (data["meta"]["counters_lockstep"] != "1"
+            and "qemu" not in data["meta"]["platform"].lower())
+
+
 # ---- the targets ---------------------------------------------------------------------
 
 AL_PAIRS = {(0, 0), (7, 7)}
@@ -219,33 +370,52 @@ def pair_class(fn, d, s):
     return "al" if d == s else "mis"
 
 
+# The instruction kinds, and the cycle model's: CORE_per_call and
+# CORE_per_byte read the modeled cycles of CORE (llvm-mca) from the CSV.
+TARGET_KINDS = ("per_call", "per_byte", "memcpy+") + tuple(
+    f"{c}_{k}" for c in CORES for k in ("per_call", "per_byte"))
+
+
+def model_kind(kind):
+    """(core, per_call|per_byte) of a cycle model kind, else None."""
+    core, _, what = kind.partition("_")
+    return (core, what) if core in CORES else None
+
+
 def read_targets(path):
     rows = []
     scope = "any"
-    with open(path) as f:
-        for i, line in enumerate(f, 1):
-            line = line.split("#", 1)[0].strip()
-            if not line:
-                continue
-            p = line.split()
-            if p[0] == "for" and len(p) == 2:
-                scope = p[1]                # the build the rows below are for
-                continue
-            if len(p) not in (5, 6):
-                raise LogError(f"{path}:{i}: need 5 or 6 fields: function n pairs kind "
-                               "bound [ceiling]")
-            fn, n, pairs, kind, bound = p[:5]
+    try:
+        with open(path) as f:
+            text = f.read()
+    except OSError as e:
+        raise LogError(f"cannot read the targets {path}: {e.strerror}")
+    for i, line in enumerate(text.split("\n"), 1):
+        line = line.split("#", 1)[0].strip()
+        if not line:
+            continue
+        p = line.split()
+        if p[0] == "for" and len(p) == 2:
+            scope = p[1]                # the build the rows below are for
+            continue
+        if len(p) not in (5, 6):
+            raise LogError(f"{path}:{i}: need 5 or 6 fields: function n pairs kind "
+                           "bound [ceiling]")
+        fn, n, pairs, kind, bound = p[:5]
+        try:
             ceiling = float(p[5]) if len(p) == 6 else None
             if fn == "size":
                 rows.append({"fn": fn, "opt": n, "what": pairs, "kind": kind,
                              "bound": int(bound), "line": i})
                 continue
             if fn not in FN_ORDER or pairs not in ("al", "mis", "any") or \
-                    kind not in ("per_call", "per_byte", "memcpy+"):
-                raise LogError(f"{path}:{i}: bad target line: {line}")
+                    kind not in TARGET_KINDS:
+                raise ValueError("unknown function, pairs or kind")
             rows.append({"fn": fn, "n": int(n), "pairs": pairs, "kind": kind,
                          "bound": float(bound), "ceiling": ceiling, "line": i,
                          "opt": scope})
+        except ValueError as e:
+            raise LogError(f"{path}:{i}: bad target line ({e}): {line}")
     return rows
 
 
@@ -279,10 +449,11 @@ def verdict(val, t):
         if t.get("ceiling") is not None else "")
 
 
-def eval_targets(data, targets, sizes):
+def eval_targets(data, targets, sizes, model=None):
     """[(verdict, cell, text)] for every target that applies to the log's
     build (its -O flag); verdict PASS, UNMET, FAIL (see verdict()) or None
-    (cannot be evaluated)."""
+    (cannot be evaluated).  The cycle model's kinds read MODEL (read_cycles,
+    already matched against the log)."""
     sw = data["sweep"]
     out = []
     opt = log_opt(data)
@@ -302,15 +473,41 @@ def eval_targets(data, targets, sizes):
                         f"{'<=' if ok else '>'} {t['bound']}"))
             continue
         fn, n, cls = t["fn"], t["n"], t["pairs"]
-        pts = [(k, v) for k, v in sw.items() if k[0] == fn and k[1] == "wordmerge"
-               and k[4] == n and (cls == "any" or pair_class(fn, k[2], k[3]) == cls)]
+        mk = model_kind(t["kind"])
+
+        def in_cell(k):
+            return k[0] == fn and k[1] == "wordmerge" and k[4] == n and \
+                (cls == "any" or pair_class(fn, k[2], k[3]) == cls)
+
+        def pname(k):
+            return f"dst%8={k[2]}" if k[3] is None else f"({k[2]},{k[3]})"
+        if mk:
+            core, what = mk
+            cell = f"{fn} {size_label(n)} {cls} {CORE_NAME[core]} model"
+            if model is None:
+                out.append((None, cell, "no cycle model given (report.py --cycles FILE; "
+                            "make cycles-wordmerge makes it)"))
+                continue
+            pts = [(k, v) for k, v in model["sweep"].items() if in_cell(k)]
+            if not pts:
+                out.append((None, cell, f"not modeled in {model['path']}"))
+                continue
+            k, v = max(pts, key=lambda kv: kv[1][core])
+            src = f"llvm-mca -mcpu={CORE_MCPU[core]}"
+            if what == "per_byte":
+                vd, rel = verdict(v[core] / n, t)
+                out.append((vd, cell, f"{v[core] / n:.4f} modeled cycles per byte "
+                            f"({v[core]} per call, worst pair {pname(k)}, {src}) {rel}"))
+            else:
+                vd, rel = verdict(v[core], t)
+                out.append((vd, cell, f"{v[core]} modeled cycles per call (worst pair "
+                            f"{pname(k)}, {src}) {rel}"))
+            continue
+        pts = [(k, v) for k, v in sw.items() if in_cell(k)]
         cell = f"{fn} {size_label(n)} {cls}"
         if not pts:
             out.append((None, cell, "not measured in this log"))
             continue
-
-        def pname(k):
-            return f"dst%8={k[2]}" if k[3] is None else f"({k[2]},{k[3]})"
         if t["kind"] == "memcpy+":
             worst = None
             for k, v in pts:
@@ -353,7 +550,14 @@ def cmd_check(args):
                        f"point ({len(nondet)} points, e.g. {nondet[0]}): not deterministic")
     sizes = elf_sizes(args.elf, data) if args.elf else None
     targets = read_targets(args.targets)
-    res = eval_targets(data, targets, sizes)
+    model = None
+    if args.cycles:
+        # Refused unless it is the model of this very build (match_cycles).
+        model = read_cycles(args.cycles)
+        model["shared"] = match_cycles(model, data)
+        print(f"NOTE: cycle model {args.cycles}: its {model['shared']} sweep cells shared "
+              f"with the log have the log's instruction counts")
+    res = eval_targets(data, targets, sizes, model)
     skipped = sum(1 for t in targets if t["opt"] not in ("any", log_opt(data)))
     if skipped:
         print(f"NOTE: {skipped} targets are for other builds than this one "
@@ -407,51 +611,103 @@ def gnuplot(tmp, name, script):
 
 
 def q(s):
-    return s.replace("\\", "\\\\").replace('"', '\\"')
+    """s in a gnuplot double-quoted string (a newline stays a line break)."""
+    return s.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
 
 
-def plot_sweep(tmp, data, fn, impls):
-    """fn's sweep: cycles per byte against size, a panel per alignment."""
-    keys = sorted({(k[2], k[3]) for k in data["sweep"] if k[0] == fn},
-                  key=lambda p: (p[0], -1 if p[1] is None else p[1]))
+def pair_key(p):
+    return (p[0], -1 if p[1] is None else p[1])
+
+
+def plot_sweep(tmp, data, fn, impls, model=None, mcore="u74"):
+    """fn's sweep: cycles per byte against size, a panel per alignment; with
+    MODEL, a second panel of the same layout below: MCORE's modeled cycles
+    per byte, on the same axes so that the two compare by eye."""
+    sw = data["sweep"]
+    keys = sorted({(k[2], k[3]) for k in sw if k[0] == fn}, key=pair_key)
     if not keys:
         return None
+    mod = model["sweep"] if model else None
     dat = f"sweep-{fn}.dat"
     blocks = []
+    vals = []
     with open(os.path.join(tmp, dat), "w") as f:
-        for d, s in keys:
-            for impl in impls:
-                pts = sorted((k[4], v) for k, v in data["sweep"].items()
-                             if k[0] == fn and k[1] == impl and (k[2], k[3]) == (d, s))
-                f.write(f"# {fn} {impl} dst%8={d} src%8={s}\n")
-                for n, v in pts:
-                    f.write(f"{n} {max(v['cyc'], 1) / n:.6g} {v['ins'] / n:.6g}\n")
-                f.write("\n\n")
-                blocks.append(((d, s), impl))
+        for panel in ("log", "model") if mod is not None else ("log",):
+            for d, s in keys:
+                for impl in impls:
+                    src = sw if panel == "log" else mod
+                    pts = sorted((k[4], v) for k, v in src.items()
+                                 if k[0] == fn and k[1] == impl and (k[2], k[3]) == (d, s))
+                    if not pts:
+                        continue
+                    if panel == "log":
+                        f.write(f"# {fn} {impl} dst%8={d} src%8={s}: n, cycles per "
+                                f"byte, instructions per byte\n")
+                    else:
+                        f.write(f"# model {fn} {impl} dst%8={d} src%8={s}: n, modeled "
+                                f"U74 and U54 cycles per byte\n")
+                    for n, v in pts:
+                        if panel == "log":
+                            vals.append(max(v["cyc"], 1) / n)
+                            f.write(f"{n} {max(v['cyc'], 1) / n:.6g} {v['ins'] / n:.6g}\n")
+                        else:
+                            vals.append(v[mcore] / n)
+                            f.write(f"{n} {v['u74'] / n:.6g} {v['u54'] / n:.6g}\n")
+                    f.write("\n\n")
+                    blocks.append((panel, (d, s), impl))
+    lock = data["meta"]["counters_lockstep"] == "1"
+    top = ("instructions per byte" if lock else "measured cycles per byte (rdcycle)"
+           if is_board(data) else "cycles per byte")
     cols = 3 if len(keys) > 4 else 2
     rows = (len(keys) + cols - 1) // cols
-    sc = [f'set terminal pngcairo size {cols * 560},{rows * 420 + 40} font "sans,10"',
+    panels = 2 if mod is not None else 1
+    title = f"{FN_TITLE[fn]}: cycles per byte against size (minimum of the runs, net of " \
+            f"overhead; {data['meta']['platform']})"
+    if mod is not None:
+        title += f"\ntop: {top}; bottom: modeled SiFive {CORE_NAME[mcore]} cycles " \
+                 f"per byte (llvm-mca -mcpu={CORE_MCPU[mcore]})"
+    maxn = max(k[4] for k in sw if k[0] == fn)
+    sc = [f'set terminal pngcairo size {cols * 560},{panels * rows * 420 + 40 * panels} '
+          'font "sans,10"',
           f'set output "sweep-{fn}.png"',
-          f'set multiplot layout {rows},{cols} title "{q(FN_TITLE[fn])}: cycles per byte '
-          f'against size (minimum of the runs, net of overhead; {q(data["meta"]["platform"])})"',
+          f'set multiplot layout {panels * rows},{cols} title "{q(title)}"',
           "set logscale xy 2", "set grid xtics ytics mxtics",
-          'set xlabel "n (bytes)"', 'set ylabel "cycles per byte"',
+          'set xlabel "n (bytes)"',
           'set xtics ("1" 1, "4" 4, "16" 16, "64" 64, "256" 256, "1K" 1024, "4K" 4096, '
           '"16K" 16384, "64K" 65536, "256K" 262144, "1M" 1048576)', "set key top right font \",9\"",
           "set style data linespoints"]
+    if mod is not None:
+        # One scale for both panels (powers of two around every value):
+        # the point of the second panel is to be read against the first.
+        sc.append(f"set xrange [1:{2 ** math.ceil(math.log2(maxn))}]")
+        sc.append(f"set yrange [{2.0 ** math.floor(math.log2(min(vals)))}:"
+                  f"{2.0 ** math.ceil(math.log2(max(vals)))}]")
     styles = {"wordmerge": 'lw 2 pt 7 ps 0.6 lc rgb "#d62728"',
               "picolibc-size": 'lw 1 pt 4 ps 0.6 lc rgb "#1f77b4"',
               "picolibc-speed": 'lw 1 pt 6 ps 0.6 lc rgb "#2ca02c"',
               "byte-loop": 'lw 1 pt 2 ps 0.6 lc rgb "#7f7f7f" dt 2'}
-    for d, s in keys:
-        title = f"dst%8={d}" if s is None else f"dst%8={d}, src%8={s}"
-        parts = []
-        for impl in impls:
-            idx = blocks.index(((d, s), impl))
-            parts.append(f'"{dat}" index {idx} using 1:2 title "{q(impl)}" '
-                         f'{styles.get(impl, "lw 1")}')
-        sc.append(f'set title "{title}"')
-        sc.append("plot " + ", ".join(parts))
+    for panel in ("log", "model")[:panels]:
+        ylabel = top if panel == "log" else f"modeled {CORE_NAME[mcore]} cycles per byte"
+        sc.append(f'set ylabel "{q(ylabel)}"')
+        for d, s in keys:
+            title = f"dst%8={d}" if s is None else f"dst%8={d}, src%8={s}"
+            if mod is not None:
+                title += ": " + (top if panel == "log" else f"{CORE_NAME[mcore]} model")
+            parts = []
+            for impl in impls:
+                if (panel, (d, s), impl) in blocks:
+                    idx = blocks.index((panel, (d, s), impl))
+                    col = 3 if panel == "model" and mcore == "u54" else 2
+                    parts.append(f'"{dat}" index {idx} using 1:{col} title "{q(impl)}" '
+                                 f'{styles.get(impl, "lw 1")}')
+            sc.append(f'set title "{q(title)}"')
+            if parts:
+                sc.append("plot " + ", ".join(parts))
+            else:
+                # An empty panel keeps the layout: the model has no such cells.
+                sc.append('set label 1 "not modeled" at graph 0.5, 0.5 center')
+                sc.append("plot 1/0 notitle")
+                sc.append("unset label 1")
     sc.append("unset multiplot")
     gnuplot(tmp, f"sweep-{fn}", "\n".join(sc) + "\n")
     return f"sweep-{fn}.png"
@@ -511,7 +767,119 @@ def plot_heat(tmp, data, impls):
     return "heat-memcpy.png"
 
 
-def report_md(data, sizes, targets, run_info, plots, impls):
+def class_title(fn, cls):
+    if fn == "memset":
+        return "memset, dst%8 = 0" if cls == "al" else "memset, dst%8 ≠ 0"
+    return f"{FN_TITLE[fn].split(' (')[0]}, " + ("co-aligned" if cls == "al" else
+                                                 "relatively misaligned")
+
+
+def ratio(a, b):
+    return f"×{a / b:.2f}"
+
+
+def model_md(data, model, note, impls, cores):
+    """The section on the cycle model: what it is, the steady state, and
+    on a board's log its measured cycles against the model."""
+    L = ["## Modeled cycles (SiFive U74 and U54, llvm-mca)\n"]
+    if model is None:
+        L.append(note + "\n")
+        return L
+    info = model["info"]
+    L.append(f"From `{model['path']}` (llvm-mca: {info.get('llvm-mca', 'not recorded')}; "
+             f"the traced image's flags: `{info.get('cflags', 'not recorded')}`): the "
+             f"instructions one call executes, traced under QEMU, run through "
+             f"`llvm-mca -mcpu=sifive-u74` (dual-issue, in-order) and `-mcpu=sifive-u54` "
+             f"(single-issue): latencies, issue width, one memory pipe; no caches, "
+             f"instruction fetch or branch prediction. A model, not a board. Its "
+             f"{model['shared']} sweep cells that this log also has carry the log's "
+             f"instruction counts, so the model is of the build that wrote the log.\n")
+    ms = model["sweep"]
+    board = is_board(data)
+    sw = data["sweep"]
+    mimpls = [i for i in impls if any(k[1] == i for k in ms)]
+    rows = []
+    nmax = None
+    for fn in FN_ORDER:
+        for cls in ("al", "mis"):
+            sel = [k for k in ms if k[0] == fn and pair_class(fn, k[2], k[3]) == cls]
+            if not sel:
+                continue
+            n = max(k[4] for k in sel)
+            nmax = n if nmax in (None, n) else -1
+            r = [class_title(fn, cls) + ("" if n == 65536 else f", {size_label(n)}")]
+            for impl in mimpls:
+                ks = [k for k in sel if k[1] == impl and k[4] == n]
+                if not ks:
+                    r.append("–")
+                    continue
+                worst = {c: max(ms[k][c] for k in ks) / n for c in CORES}
+                if not board:
+                    r.append(f"{worst['u74']:.3f} / {worst['u54']:.3f}")
+                    continue
+                meas = [sw[k]["cyc"] for k in ks if k in sw]
+                if not meas:
+                    r.append(" / ".join(f"{worst[c]:.3f}" for c in cores) + " (not measured)")
+                    continue
+                mc = max(meas) / n
+                r.append(f"{mc:.3f} / " + " / ".join(f"{worst[c]:.3f}" for c in cores)
+                         + " (" + " / ".join(ratio(mc, worst[c]) for c in cores) + ")")
+            rows.append(r)
+    at = "64 KiB" if nmax == 65536 else "the largest modeled size"
+    cn = " / ".join(CORE_NAME[c] for c in cores)
+    if board:
+        L.append(f"**Steady state at {at}: measured rdcycle / modeled {cn} cycles per byte "
+                 f"(measured / modeled)**, worst pair of each row (each figure on its own)\n")
+    else:
+        L.append(f"**Steady state at {at}: modeled U74 / U54 cycles per byte**, worst pair "
+                 f"of each row\n")
+    L.append(md_table([""] + mimpls, rows))
+    L.append("")
+    if board:
+        for c in cores:
+            rows = []
+            for fn in FN_ORDER:
+                r = [FN_TITLE[fn]]
+                for impl in mimpls:
+                    q_ = sorted(sw[k]["cyc"] / ms[k][c] for k in ms
+                                if k[0] == fn and k[1] == impl and k in sw)
+                    r.append(f"×{q_[len(q_) // 2]:.2f} ({q_[0]:.2f}–{q_[-1]:.2f}, "
+                             f"{len(q_)} cells)" if q_ else "–")
+                rows.append(r)
+            L.append(f"**Measured rdcycle / modeled {CORE_NAME[c]} cycles, every sweep cell "
+                     f"of both: median (range)**\n")
+            L.append(md_table([""] + mimpls, rows))
+            L.append("")
+        L.append("The board's model: " + (
+            f"the {CORE_NAME[cores[0]]}'s, from the platform name `{data['meta']['platform']}`"
+            if len(cores) == 1 else
+            f"both, as the platform name `{data['meta']['platform']}` names no board known "
+            f"to tools/report.py (`make report ... CORE=u74` picks one)") +
+            ". Where the board is slower than its model the difference is what the model "
+            "leaves out: caches, instruction fetch, branch prediction.\n")
+    ex = model["extra"]
+    if ex:
+        L.append("**Modeled cells outside the sweep** (per call [per byte])\n")
+        L.append(md_table(["function", "implementation", "dst%8", "src%8", "n",
+                           "instructions", "U74 cycles", "U54 cycles"],
+                          [[k[0], k[1], k[2], "–" if k[3] is None else k[3], k[4],
+                            v["ins"], f"{v['u74']} [{v['u74'] / k[4]:.3f}]",
+                            f"{v['u54']} [{v['u54'] / k[4]:.3f}]"]
+                           for k, v in sorted(ex.items(), key=lambda kv: (
+                               FN_ORDER.index(kv[0][0]), impl_rank(kv[0][1]),
+                               kv[0][2], -1 if kv[0][3] is None else kv[0][3],
+                               kv[0][4]))],
+                          ["---", "---"] + ["---:"] * 6))
+        L.append("")
+    return L
+
+
+def impl_rank(impl):
+    return IMPL_ORDER.index(impl) if impl in IMPL_ORDER else len(IMPL_ORDER)
+
+
+def report_md(data, sizes, targets, run_info, plots, impls, model=None, model_note=None,
+              cores=CORES):
     m = data["meta"]
     hz = int(m["timebase_hz"])
     lock = m["counters_lockstep"] == "1"
@@ -535,6 +903,7 @@ def report_md(data, sizes, targets, run_info, plots, impls):
          f"memcpy/memmove {m['overhead_cpy'][0]} instructions, {m['overhead_cpy'][1]} cycles; "
          f"memset {m['overhead_set'][0]}, {m['overhead_set'][1]}"],
         ["how it was run", run_info or "not recorded (no `LOG.run` file beside the log)"],
+        ["cycle model", f"`{model['path']}`" if model else "absent (see Modeled cycles)"],
     ], ["---", "---"]))
     L.append("")
     L.append("Counters: `cycle` = rdcycle, `instret` = rdinstret, `time` = rdtime. Every "
@@ -621,27 +990,61 @@ def report_md(data, sizes, targets, run_info, plots, impls):
                                for vd, c, t in targets], ["---", "---", "---"]))
             L.append("\nInstruction counts of wordmerge, worst of the pairs of the cell "
                      "(al: dst%8 = src%8; mis: the relatively misaligned pairs; memset: "
-                     "dst%8 = 0 vs 1, 3, 7). `make bench-check` checks the same.\n")
+                     "dst%8 = 0 vs 1, 3, 7); cells ending in `U74 model` or `U54 model`: "
+                     "the cycle model's figures (below). `make bench-check` checks the "
+                     "same.\n")
 
     sw = data["sweep"]
+    board = is_board(data)
     if sw:
+        L += model_md(data, model, model_note, impls, cores)
+    if sw:
+        ms = model["sweep"] if model else {}
+        mimpls = {k[1] for k in ms}
         L.append("## Size sweep\n")
-        L.append(("Per call: instructions (cycles were equal: the counters ran in "
-                  "lockstep); per byte in brackets. " if lock else
-                  "Per call: instructions / cycles; per byte in brackets. ") +
-                 "Backward memmove needs dst − src < n: smaller n at such pairs are absent.\n")
+        text = ("Per call: instructions (cycles were equal: the counters ran in "
+                "lockstep); per byte in brackets. " if lock else
+                "Per call: instructions / cycles; per byte in brackets. ")
+        if model and not board:
+            text += ("U74 / U54: the cycles one call takes in llvm-mca's SiFive U74 / "
+                     "U54 model, per byte in brackets. ")
+        elif model:
+            text += (f"Model {' / '.join(CORE_NAME[c] for c in cores)}: the cycles one "
+                     f"call takes in llvm-mca's model, per byte in brackets, then the "
+                     f"measured rdcycle figure / the model's. ")
+        if model:
+            text += "A dash where the model has no such cell. "
+        L.append(text + "Backward memmove needs dst − src < n: smaller n at such pairs "
+                 "are absent.\n")
+
+        def model_cell(key, n):
+            v = ms.get(key)
+            if not v:
+                return "–"
+            cs = CORES if not board else cores
+            cell = " / ".join(str(v[c]) for c in cs) + " [" + " / ".join(
+                f"{v[c] / n:.3f}" for c in cs) + "]"
+            if board and key in sw:
+                cell += " " + " / ".join(ratio(sw[key]["cyc"], v[c]) for c in cs)
+            return cell
         for fn in FN_ORDER:
             if not any(k[0] == fn for k in sw):
                 continue
             L.append(f"### {FN_TITLE[fn]}\n")
             if plots.get(fn):
                 L.append(f"![{fn}: cycles per byte against size]({plots[fn]})\n")
-            pairs = sorted({(k[2], k[3]) for k in sw if k[0] == fn},
-                           key=lambda p: (p[0], -1 if p[1] is None else p[1]))
+            pairs = sorted({(k[2], k[3]) for k in sw if k[0] == fn}, key=pair_key)
             for d, s in pairs:
                 L.append(f"**dst%8={d}**\n" if s is None else f"**dst%8={d}, src%8={s}**\n")
                 ns = sorted({k[4] for k in sw if k[0] == fn and (k[2], k[3]) == (d, s)})
                 rows = []
+                head = ["n"]
+                for impl in impls:
+                    head.append(f"{impl} ins" + ("" if lock else " / cyc"))
+                    if impl in mimpls:
+                        head.append(f"{impl} " + ("U74 / U54" if not board else
+                                                  "model " + " / ".join(
+                                                      CORE_NAME[c] for c in cores)))
                 for n in ns:
                     r = [n]
                     for impl in impls:
@@ -653,9 +1056,10 @@ def report_md(data, sizes, targets, run_info, plots, impls):
                         else:
                             r.append(f"{v['ins']} / {v['cyc']} [{v['ins'] / n:.3f} / "
                                      f"{v['cyc'] / n:.3f}]")
+                        if impl in mimpls:
+                            r.append(model_cell((fn, impl, d, s, n), n))
                     rows.append(r)
-                L.append(md_table(["n"] + [f"{i} ins" + ("" if lock else " / cyc")
-                                           for i in impls], rows))
+                L.append(md_table(head, rows))
                 L.append("")
 
     if big:
@@ -699,9 +1103,11 @@ def report_md(data, sizes, targets, run_info, plots, impls):
 def cmd_report(args):
     data = read_log(args.log)
     sizes = pick_elf(args, data)
+    model, model_note = pick_cycles(args, data)
+    cores = board_cores(data, args.core)
     targets = None
     if args.targets:
-        targets = eval_targets(data, read_targets(args.targets), sizes)
+        targets = eval_targets(data, read_targets(args.targets), sizes, model)
     run_info = None
     ri = args.run_info or args.log + ".run"
     if os.path.exists(ri):
@@ -715,10 +1121,13 @@ def cmd_report(args):
     try:
         plots = {}
         for fn in FN_ORDER:
-            plots[fn] = plot_sweep(tmp, data, fn, impls)
+            # A board is drawn against its own core's model; U74 unless known.
+            plots[fn] = plot_sweep(tmp, data, fn, impls, model,
+                                   cores[0] if is_board(data) else "u74")
         plots["heat"] = plot_heat(tmp, data, impls)
         with open(os.path.join(tmp, "report.md"), "w") as f:
-            f.write(report_md(data, sizes, targets, run_info, plots, impls))
+            f.write(report_md(data, sizes, targets, run_info, plots, impls, model,
+                              model_note, cores))
         old = None
         if os.path.exists(out):
             old = tempfile.mkdtemp(prefix="." + os.path.basename(out) + ".old-", dir=parent)
@@ -731,7 +1140,8 @@ def cmd_report(args):
         shutil.rmtree(tmp, ignore_errors=True)
         raise
     print(f"report: {os.path.join(args.out, 'report.md')} "
-          f"({len([p for p in plots.values() if p])} plots) from {args.log}")
+          f"({len([p for p in plots.values() if p])} plots) from {args.log}"
+          + (f", cycle model {model['path']}" if model else ", no cycle model"))
     return 0
 
 
@@ -746,10 +1156,19 @@ def main():
                    "used only if it matches the log")
     r.add_argument("--targets", help="targets file: add the targets table")
     r.add_argument("--run-info", help="how the log was made (default: LOG.run)")
+    r.add_argument("--cycles", help="the cycle model's CSV (tools/cycles.py) of the build "
+                   "that wrote the log: modeled columns; refused if it does not match")
+    r.add_argument("--cycles-guess", action="append", metavar="FILE",
+                   help="a cycle model CSV to try (repeatable, first match wins); used "
+                   "only if it matches the log, else the report says why not")
+    r.add_argument("--core", choices=CORES, help="a board log's core, when its platform "
+                   "name does not tell (default: both models)")
     c = sub.add_parser("check", help="check instruction counts against the targets")
     c.add_argument("log")
     c.add_argument("--targets", required=True)
     c.add_argument("--elf", help="the image that wrote the log (code size bound)")
+    c.add_argument("--cycles", help="the cycle model's CSV of the same build (modeled "
+                   "kinds); refused if its instruction counts differ from the log's")
     args = ap.parse_args()
     try:
         return cmd_report(args) if args.cmd == "report" else cmd_check(args)
