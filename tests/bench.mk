@@ -7,18 +7,28 @@
 #        keep the log as $(O)/bench/bench-MODE.log (how it was run beside it,
 #        in .log.run) and write $(O)/report/report.md with its plots.
 #        full (default): size sweep and the 32 MiB phase, about a minute.
-#   make report LOG=FILE [ELF=FILE]
+#   make report LOG=FILE [ELF=FILE] [CYCLES=FILE] [CORE=u74|u54]
 #        the report ($(O)/report/) from any benchmark log: QEMU's, or a board's
 #        serial capture of the image built with `make BENCH=full PLATFORM=...`.
 #        ELF: the image that wrote the log, for the code size of lib's static
 #        helpers; by default $(O)/bench-MODE/$(PLATFORM)/wordmerge.elf when it
 #        matches the log.  A truncated or foreign log is an error and leaves
 #        no new report.
+#        CYCLES: the cycle model (tests/cycles.mk) of the build that wrote the
+#        log, for modeled SiFive U74/U54 cycles beside the counts (and, for a
+#        board's log, beside its measured cycles); refused if its instruction
+#        counts differ from the log's.  By default $(O)/cycles/cycles.csv,
+#        else cycles-wordmerge.csv, used only when it matches (make bench
+#        too); without one the report says how to make it.  CORE: the
+#        board's core when its platform name does not tell (else both).
 #   make bench-check
 #        the sweep under -icount: wordmerge's instruction counts and code size
 #        against tests/bench-targets.txt (one PASS:/FAIL: line per cell),
-#        under the misaligned-access plugin (none allowed in lib); part of
-#        make test.  Depends on instruction counts only, never on time.
+#        under the misaligned-access plugin (none allowed in lib); and, when
+#        the tree has the cycle model (tests/cycles.mk), its modeled cycles
+#        (make cycles-wordmerge), whose instruction counts must equal the
+#        sweep's.  Part of make test.  Depends on instruction counts and the
+#        deterministic model only, never on time.
 #   With LIB_SIZE=small (the size-first lib, top Makefile) all three use
 #   their own folders and files, suffixed -small.
 
@@ -33,6 +43,24 @@ REPORT := python3 tools/report.py
 REPORT_DIR := $(O)/report$(BENCH_SUFFIX)
 # ELF: the image that wrote LOG (make report).
 ELF ?=
+# The cycle model's CSVs (tests/cycles.mk writes them): make report and
+# make bench try the full one, then wordmerge's, and use the first whose
+# instruction counts match the log (report.py --cycles-guess); CYCLES=FILE
+# names one and no other, and a mismatch is then an error.
+BENCH_CYCLES_CSV := $(O)/cycles/cycles$(BENCH_SUFFIX).csv
+BENCH_CYCLES_WM_CSV := $(O)/cycles/cycles-wordmerge$(BENCH_SUFFIX).csv
+CYCLES ?=
+# CORE=u74|u54: the core of the board that wrote LOG, when its device tree
+# model names no board report.py knows.
+CORE ?=
+bench_cycles = $(if $(CYCLES),--cycles $(CYCLES),--cycles-guess $(BENCH_CYCLES_CSV) \
+	--cycles-guess $(BENCH_CYCLES_WM_CSV)) $(if $(CORE),--core $(CORE))
+# Whether this tree has the cycle model: expanded in recipes, i.e. after
+# every makefile is read, so it holds whatever the order of the includes.
+bench_has_cycles = $(filter %tests/cycles.mk,$(MAKEFILE_LIST))
+# A recipe line: wordmerge's cycle model, made if the tree has it.
+bench_make_cycles = $(if $(bench_has_cycles),$(MAKE) --no-print-directory cycles-wordmerge,\
+	echo "NOTE: no cycle model in this tree (no tests/cycles.mk): no modeled cycles")
 
 # $(call bench_elf,MODE): the benchmark image of MODE for this platform
 # (the folder as the top Makefile's IMG_DIR names it for BENCH=MODE).
@@ -60,25 +88,49 @@ bench: bench-image-$(BENCH_MODE)
 	[ "$$rc" = 0 ] || { tail -n 20 $(BENCH_DIR)/bench-$(BENCH_MODE)$(BENCH_SUFFIX).out; exit 1; }
 	$(Q)tools/deps.sh gnuplot-nox
 	$(Q)$(REPORT) report $(BENCH_DIR)/bench-$(BENCH_MODE)$(BENCH_SUFFIX).log --out $(REPORT_DIR) \
-		--elf $(call bench_elf,$(BENCH_MODE)) --targets $(BENCH_TARGETS)
+		--elf $(call bench_elf,$(BENCH_MODE)) --targets $(BENCH_TARGETS) $(bench_cycles)
 
 .PHONY: report
 report:
-	$(Q)[ -n "$(LOG)" ] || { echo "usage: make report LOG=FILE [ELF=FILE]" >&2; exit 2; }
+	$(Q)[ -n "$(LOG)" ] || { echo "usage: make report LOG=FILE [ELF=FILE] [CYCLES=FILE] [CORE=u74|u54]" >&2; exit 2; }
 	$(Q)tools/deps.sh gnuplot-nox
 	$(Q)$(REPORT) report $(LOG) --out $(REPORT_DIR) --targets $(BENCH_TARGETS) \
-		$(if $(ELF),--elf $(ELF),--elf-guess '$(call bench_elf,{mode})')
+		$(if $(ELF),--elf $(ELF),--elf-guess '$(call bench_elf,{mode})') $(bench_cycles)
 
-.PHONY: bench-check
-bench-check: bench-image-sweep $(MISALIGN_PLUGIN)
+# The sweep under -icount and the misaligned-access plugin: bench-check's
+# log, which the report's own test reads too.
+BENCH_CHECK_LOG := $(BENCH_DIR)/check-sweep$(BENCH_SUFFIX).log
+.PHONY: bench-check-sweep
+bench-check-sweep: bench-image-sweep $(MISALIGN_PLUGIN)
 	$(Q)mkdir -p $(BENCH_DIR)
-	$(Q)log=$(BENCH_DIR)/check-sweep$(BENCH_SUFFIX).log; \
+	$(Q)log=$(BENCH_CHECK_LOG); \
 	$(BENCH_QEMU) --timeout 100 --check-alignment --elf $(call bench_elf,sweep) --log $$log \
 		> $(BENCH_DIR)/check-sweep$(BENCH_SUFFIX).out 2>&1 || \
 		{ tail -n 20 $(BENCH_DIR)/check-sweep$(BENCH_SUFFIX).out; echo "FAIL: the sweep image did not run or made a misaligned access (log $$log)"; exit 1; }; \
-	grep -E '^(PMU: sweep\[wordmerge\]|MISALIGNED-TOTAL|PASS: (no|control) )' $(BENCH_DIR)/check-sweep$(BENCH_SUFFIX).out; \
-	$(REPORT) check $$log --targets $(BENCH_TARGETS) --elf $(call bench_elf,sweep)
+	grep -E '^(PMU: sweep\[wordmerge\]|MISALIGNED-TOTAL|PASS: (no|control) )' $(BENCH_DIR)/check-sweep$(BENCH_SUFFIX).out
+
+# The cycle model is made after the sweep (a sub-make: whether the tree
+# has it is only known once every makefile is read) and must be of the
+# same build: report.py refuses it if an instruction count differs.
+.PHONY: bench-check
+bench-check: bench-check-sweep
+	$(Q)$(bench_make_cycles)
+	$(Q)$(REPORT) check $(BENCH_CHECK_LOG) --targets $(BENCH_TARGETS) --elf $(call bench_elf,sweep) \
+		$(if $(bench_has_cycles),--cycles $(BENCH_CYCLES_WM_CSV))
 TESTS += bench-check
+
+# report.py's cycle model side can fail: a model of another build is
+# refused, the modeled columns and a board's ratios carry the CSV's figures,
+# and a modeled target above its bound fails bench-check
+# (tests/report-cycles.sh; with no model in the tree it makes a synthetic
+# CSV from the log to exercise the same code).
+.PHONY: test-report-cycles
+test-report-cycles: bench-check-sweep
+	$(Q)$(bench_make_cycles)
+	$(Q)tools/deps.sh gnuplot-nox
+	$(Q)tests/report-cycles.sh $(BENCH_CHECK_LOG) $(O)/report-test$(BENCH_SUFFIX) \
+		$(if $(bench_has_cycles),$(BENCH_CYCLES_WM_CSV))
+TESTS += test-report-cycles
 
 # bench-check can fail: a lib whose co-aligned copy loop is no longer
 # unrolled (still correct) must be caught as a regression.
