@@ -21,7 +21,8 @@
 #                         byte head and tail; still word-wise, never misaligned)
 #   BENCH=MODE            build the benchmark image instead of the suite's:
 #                         sweep, big or full, into $(O)/bench-MODE/ (make
-#                         bench, make bench-check: tests/bench.mk)
+#                         bench, make bench-check: tests/bench.mk); trace
+#                         for the cycle model (make cycles: tests/cycles.mk)
 
 O ?= build
 PLATFORM ?= virt
@@ -103,8 +104,8 @@ $(IMG_DIR)/obj/$(LIB_SRC).o: IMG_CFLAGS += $(LIB_CFLAGS_$(LIB_SIZE))
 # The benchmark image (firmware/bench.c): its mode, and the compiler and code
 # generation flags that its header names (the image's, and what lib adds).
 ifneq ($(BENCH),)
-ifeq ($(filter $(BENCH),sweep big full),)
-$(error unknown BENCH=$(BENCH); modes: sweep big full)
+ifeq ($(filter $(BENCH),sweep big full trace),)
+$(error unknown BENCH=$(BENCH); modes: sweep big full trace)
 endif
 IMG_CFLAGS += -DWM_BENCH=\"$(BENCH)\" -DWM_BENCH_CC=\"$(CC)\" \
 	-DWM_BENCH_CFLAGS="\"$(filter-out -D% -I% -M% -W% --specs=%,$(IMG_CFLAGS))\"" \

@@ -11,6 +11,10 @@
  *   big    the 2021 series' own method: two 32 MiB buffers, memcpy at all
  *          8x8 (dst%8, src%8) offsets, memset at 8, memmove both ways at six
  *   full   sweep then big (make bench)
+ *   trace  the sweep's cells up to 64 KiB, each call made once, and a few
+ *          extra cells: the instructions of each call are recorded by a
+ *          QEMU plugin and fed to a pipeline model (make cycles:
+ *          tests/cycles.mk, tools/trace-plugin.c, tools/cycles.py)
  *
  * Output: human-readable tables, and machine-readable lines that tools/
  * report.py reads, all starting "CSV:" (fields comma-separated, strings in
@@ -20,11 +24,18 @@
  *   CSV:size,<impl>,<fn>,<symbol>,<bytes>          from the image's symbols
  *   CSV:sweep,<fn>,<impl>,<dst%8>,<src%8>,<n>,<runs>,<cycles>,<instret>,<instret max>
  *   CSV:big,<fn>,<impl>,<dst off>,<src off>,<n>,<runs>,<cycles>,<instret>,<time ticks>
+ *   CSV:extra,<fn>,<impl>,<dst%8>,<src%8>,<n>,<runs>,<cycles>,<instret>,<instret max>
+ *                                    trace mode only: a cell outside the sweep
  *   CSV:end,<number of CSV lines between begin and end>
  * <fn> is memcpy, memmove_fwd (dst < src), memmove_bwd (dst > src, the
  * buffers overlap) or memset (src field empty).  cycles and instret are the
  * minimum over the runs, net of the measurement overhead (see
  * bench_calibrate()); time ticks are of the device tree's timebase.
+ *
+ * Trace mode: after the calibration the image calls bench_trace_start()
+ * once, then makes exactly one timed call per CSV:sweep and CSV:extra line,
+ * in the order of those lines, so that the k-th timed call after that mark
+ * is the k-th such line (tools/cycles.py relies on it).
  */
 #ifdef WM_BENCH
 
@@ -132,6 +143,20 @@ __asm__(".pushsection .text.bench_empty, \"ax\", @progbits\n"
 	".size bench_empty_set, . - bench_empty_set\n"
 	".popsection\n");
 
+/*
+ * Trace mode's mark (see the top): a function of its own, so that its
+ * address names the moment the traced cells begin.
+ */
+void bench_trace_start(void);
+__asm__(".pushsection .text.bench_trace_start, \"ax\", @progbits\n"
+	".p2align 2\n"
+	".globl bench_trace_start\n"
+	".type bench_trace_start, @function\n"
+	"bench_trace_start:\n"
+	"	ret\n"
+	".size bench_trace_start, . - bench_trace_start\n"
+	".popsection\n");
+
 struct bench_impl {
 	const char *name;
 	cpy_fn cpy, move;
@@ -173,6 +198,21 @@ static const struct { int d, s; } copy_pairs[] = {
 static const int set_offs[] = { 0, 1, 3, 7 };
 #define NSETOFFS ((int)(sizeof(set_offs) / sizeof(set_offs[0])))
 
+/*
+ * Trace mode: the largest sweep size (the byte loops' 1 MiB calls would be
+ * millions of instructions each for the model), and cells that the sweep's
+ * pairs do not cover, from issue 8's table: a memcpy whose source is
+ * misaligned by 3 at 4 KiB, and a backward memmove with dst = src + 3
+ * (sweep_args() places src at src%8 and dst at the smallest distance with
+ * dst%8, here 3).
+ */
+#define TRACE_MAX	(64 * KIB)
+static const struct { int fn, d, s; size_t n; } trace_extras[] = {
+	{ FN_MEMCPY, 0, 3, 4 * KIB },
+	{ FN_MOVE_BWD, 3, 0, 64 },
+};
+#define NEXTRAS ((int)(sizeof(trace_extras) / sizeof(trace_extras[0])))
+
 /* One measured call (or the minimum of several). */
 struct meas {
 	unsigned long cyc, ins, ins_max, tim;
@@ -182,6 +222,8 @@ struct meas {
 static struct meas ovh_cpy, ovh_set;
 static unsigned long csv_lines, points;
 static unsigned char *buf_a, *buf_b;	/* source side, destination side */
+/* Trace mode (see the top): one call per cell, sizes up to TRACE_MAX. */
+static int trace_mode;
 
 /* ---- output ---------------------------------------------------------------- */
 
@@ -441,8 +483,13 @@ static void header(const struct fdt_info *fdt, const char *mode, int equal)
 	       "BENCH:   around a one-instruction function, less that instruction; a figure\n"
 	       "BENCH:   counts the function's own work from its first instruction through ret\n",
 	       ovh_cpy.ins, ovh_cpy.cyc, ovh_set.ins, ovh_set.cyc);
-	printf("BENCH: each point is the minimum of several runs (sweep: 5 up to 4 KiB, 3 at\n"
-	       "BENCH:   64 KiB, 2 at 1 MiB; 32 MiB phase: %d)\n", WM_BENCH_BIG_RUNS);
+	if (trace_mode)
+		printf("BENCH: each point is one call (trace mode: the sweep up to %lu KiB, then %d\n"
+		       "BENCH:   extra cells; make cycles models each call's instructions)\n",
+		       (unsigned long)(TRACE_MAX / KIB), NEXTRAS);
+	else
+		printf("BENCH: each point is the minimum of several runs (sweep: 5 up to 4 KiB, 3 at\n"
+		       "BENCH:   64 KiB, 2 at 1 MiB; 32 MiB phase: %d)\n", WM_BENCH_BIG_RUNS);
 
 	csv("begin,wordmerge-bench,%d,%s", BENCH_FORMAT, mode);
 	csv("meta,platform,\"%s\"", model);
@@ -508,7 +555,19 @@ static void code_size(void)
 
 static int sweep_runs(size_t n)
 {
+	if (trace_mode)
+		return 1;
 	return n <= 4 * KIB ? 5 : n <= 64 * KIB ? 3 : 2;
+}
+
+/* How many of sweep_sizes[] (ascending) this mode measures. */
+static int sweep_nsizes(void)
+{
+	int i = 0;
+
+	while (i < NSIZES && (!trace_mode || sweep_sizes[i] <= TRACE_MAX))
+		i++;
+	return i;
 }
 
 /*
@@ -547,12 +606,36 @@ static int sweep_args(int fn, int doff, int soff, size_t n, unsigned char **d,
 	}
 }
 
+/* One cell's measurement for implementation k. */
+static void measure_cell(int fn, int k, unsigned char *d, unsigned char *s, size_t n,
+			 struct meas *m)
+{
+	if (fn == FN_MEMCPY)
+		measure_cpy(k, impls[k].cpy, d, s, n, sweep_runs(n), m);
+	else if (fn == FN_MEMSET)
+		measure_set(k, impls[k].set, d, 0xa5, n, sweep_runs(n), m);
+	else
+		measure_cpy(k, impls[k].move, d, s, n, sweep_runs(n), m);
+}
+
+/* One cell's CSV line: kind is "sweep" or (trace mode) "extra". */
+static void cell_csv(const char *kind, int fn, int k, int doff, int soff, size_t n,
+		     const struct meas *m)
+{
+	if (fn == FN_MEMSET)
+		csv("%s,%s,%s,%d,,%lu,%d,%lu,%lu,%lu", kind, fn_names[fn], impls[k].name,
+		    doff, (unsigned long)n, sweep_runs(n), m->cyc, m->ins, m->ins_max);
+	else
+		csv("%s,%s,%s,%d,%d,%lu,%d,%lu,%lu,%lu", kind, fn_names[fn], impls[k].name,
+		    doff, soff, (unsigned long)n, sweep_runs(n), m->cyc, m->ins, m->ins_max);
+}
+
 static void sweep_table(int fn, int doff, int soff)
 {
 	static struct meas res[NSIZES][NIMPLS];
 	static char ok[NSIZES];
 	char b1[24];
-	int i, k;
+	int i, k, nsizes = sweep_nsizes();
 
 	if (fn == FN_MEMSET)
 		printf("\n%s, dst%%8=%d: instructions per call, cycles per byte\n",
@@ -564,7 +647,7 @@ static void sweep_table(int fn, int doff, int soff)
 	for (k = 0; k < NIMPLS; k++)
 		printf(" | %21s", impls[k].name);
 	printf("\n");
-	for (i = 0; i < NSIZES; i++) {
+	for (i = 0; i < nsizes; i++) {
 		size_t n = sweep_sizes[i];
 		unsigned char *d, *s;
 
@@ -573,38 +656,24 @@ static void sweep_table(int fn, int doff, int soff)
 		for (k = 0; k < NIMPLS && ok[i]; k++) {
 			struct meas *m = &res[i][k];
 
-			if (fn == FN_MEMCPY)
-				measure_cpy(k, impls[k].cpy, d, s, n, sweep_runs(n), m);
-			else if (fn == FN_MEMSET)
-				measure_set(k, impls[k].set, d, 0xa5, n, sweep_runs(n), m);
-			else
-				measure_cpy(k, impls[k].move, d, s, n, sweep_runs(n), m);
+			measure_cell(fn, k, d, s, n, m);
 			printf(" | %8lu %8s c/B", m->ins, fixed(b1, sizeof(b1), m->cyc, n, 3));
 		}
 		if (!ok[i])
 			printf(" | (dst - src >= n: no backward overlap possible)");
 		printf("\n");
 	}
-	for (i = 0; i < NSIZES; i++)
-		for (k = 0; k < NIMPLS && ok[i]; k++) {
-			if (fn == FN_MEMSET)
-				csv("sweep,%s,%s,%d,,%lu,%d,%lu,%lu,%lu", fn_names[fn],
-				    impls[k].name, doff, (unsigned long)sweep_sizes[i],
-				    sweep_runs(sweep_sizes[i]), res[i][k].cyc, res[i][k].ins,
-				    res[i][k].ins_max);
-			else
-				csv("sweep,%s,%s,%d,%d,%lu,%d,%lu,%lu,%lu", fn_names[fn],
-				    impls[k].name, doff, soff, (unsigned long)sweep_sizes[i],
-				    sweep_runs(sweep_sizes[i]), res[i][k].cyc, res[i][k].ins,
-				    res[i][k].ins_max);
-		}
+	/* In the order of the calls (trace mode depends on it). */
+	for (i = 0; i < nsizes; i++)
+		for (k = 0; k < NIMPLS && ok[i]; k++)
+			cell_csv("sweep", fn, k, doff, soff, sweep_sizes[i], &res[i][k]);
 }
 
 static void sweep(void)
 {
 	int fn, p;
 
-	printf("\n=== Size sweep: %d sizes, %d implementations\n", NSIZES, NIMPLS);
+	printf("\n=== Size sweep: %d sizes, %d implementations\n", sweep_nsizes(), NIMPLS);
 	for (fn = 0; fn < NFNS; fn++) {
 		if (fn == FN_MEMSET) {
 			for (p = 0; p < NSETOFFS; p++)
@@ -614,6 +683,42 @@ static void sweep(void)
 				sweep_table(fn, copy_pairs[p].d, copy_pairs[p].s);
 		}
 	}
+}
+
+/* Trace mode: the cells of trace_extras[], after the sweep. */
+static void trace_extra_cells(void)
+{
+	static struct meas res[NEXTRAS][NIMPLS];
+	static char ok[NEXTRAS];
+	char b1[24];
+	int e, k;
+
+	printf("\n=== Extra cells (trace mode): instructions per call, cycles per byte\n");
+	printf("%-36s", "");
+	for (k = 0; k < NIMPLS; k++)
+		printf(" | %21s", impls[k].name);
+	printf("\n");
+	for (e = 0; e < NEXTRAS; e++) {
+		int fn = trace_extras[e].fn, doff = trace_extras[e].d, soff = trace_extras[e].s;
+		size_t n = trace_extras[e].n;
+		unsigned char *d, *s;
+
+		ok[e] = (char)sweep_args(fn, doff, soff, n, &d, &s);
+		printf("%-11s dst%%8=%d src%%8=%d n=%-6lu", fn_names[fn], doff, soff,
+		       (unsigned long)n);
+		for (k = 0; k < NIMPLS && ok[e]; k++) {
+			measure_cell(fn, k, d, s, n, &res[e][k]);
+			printf(" | %8lu %8s c/B", res[e][k].ins,
+			       fixed(b1, sizeof(b1), res[e][k].cyc, n, 3));
+		}
+		if (!ok[e])
+			printf(" | (dst - src >= n: no backward overlap possible)");
+		printf("\n");
+	}
+	for (e = 0; e < NEXTRAS; e++)
+		for (k = 0; k < NIMPLS && ok[e]; k++)
+			cell_csv("extra", trace_extras[e].fn, k, trace_extras[e].d,
+				 trace_extras[e].s, trace_extras[e].n, &res[e][k]);
 }
 
 /* ---- the 32 MiB phase ---------------------------------------------------------- */
@@ -751,7 +856,8 @@ extern char _end[];
 int bench_run(const struct fdt_info *fdt)
 {
 	const char *mode = WM_BENCH;
-	int do_sweep = strcmp(mode, "sweep") == 0 || strcmp(mode, "full") == 0;
+	int do_sweep = strcmp(mode, "sweep") == 0 || strcmp(mode, "full") == 0 ||
+		       strcmp(mode, "trace") == 0;
 	int do_big = strcmp(mode, "big") == 0 || strcmp(mode, "full") == 0;
 	size_t bufsize = do_big ? BIG_SIZE : SWEEP_MAX;
 	uintptr_t base = ((uintptr_t)_end + 4095) & ~(uintptr_t)4095;
@@ -759,9 +865,10 @@ int bench_run(const struct fdt_info *fdt)
 	int equal;
 
 	if (!do_sweep && !do_big) {
-		printf("FAIL: unknown benchmark mode \"%s\" (sweep, big or full)\n", mode);
+		printf("FAIL: unknown benchmark mode \"%s\" (sweep, big, full or trace)\n", mode);
 		return 1;
 	}
+	trace_mode = strcmp(mode, "trace") == 0;
 	if (base < fdt->mem_base || base + need > fdt->mem_base + fdt->mem_size) {
 		printf("FAIL: the benchmark needs %llu MiB of RAM after the image (0x%lx); the device tree gives 0x%llx..0x%llx (run QEMU with -m 256M or more)\n",
 		       (unsigned long long)(need >> 20), (unsigned long)base,
@@ -780,7 +887,11 @@ int bench_run(const struct fdt_info *fdt)
 	header(fdt, mode, equal);
 	code_size();
 	if (do_sweep) {
+		if (trace_mode)
+			bench_trace_start();
 		sweep();
+		if (trace_mode)
+			trace_extra_cells();
 		trap_phase_end("sweep");
 	}
 	if (do_big) {
