@@ -182,6 +182,7 @@ include tests/host.mk
 include tests/qemu.mk
 include tests/cross.mk
 include tests/bench.mk
+include tests/cycles.mk
 
 # --- the QEMU misaligned-access plugin ---------------------------------------------
 include tools/plugin.mk

@@ -1,0 +1,110 @@
+# SPDX-License-Identifier: MIT
+# The cycle model (tools/trace-plugin.c, tools/cycles.py).  Included by the
+# top Makefile.
+#
+#   make cycles
+#        builds the benchmark image in trace mode ($(O)/bench-trace/virt/:
+#        the sweep's cells up to 64 KiB, one call each, and a few extra
+#        cells), boots it on QEMU virt with -icount shift=0 under the trace
+#        plugin, which records every instruction of every timed call, and
+#        models each call on LLVM's SiFive U74 and U54 pipeline models
+#        (llvm-mca).  Prints the table; the CSV is $(O)/cycles/cycles.csv
+#        (format: tools/cycles.py), the image's log and the trace beside it.
+#   make cycles-wordmerge
+#        the same for wordmerge's cells only: $(O)/cycles/cycles-wordmerge.csv
+#        (make bench-check uses it).
+#   make cycles-selftest
+#        the chain (plugin, conversion, llvm-mca) on a hand-written guest
+#        (tools/cycles-selftest/) whose counts and cycles are worked out by
+#        hand; part of make test.
+#   With LIB_SIZE=small the image, log, trace and CSVs are the size-first
+#   lib's, suffixed -small.  A model run reuses llvm-mca results by content
+#   from $(O)/cycles/mca-cache/ (cells whose instructions did not change).
+
+CYCLES_SUFFIX := $(if $(filter small,$(LIB_SIZE)),-small)
+CYCLES_DIR := $(O)/cycles
+# The trace-mode image, as the top Makefile names it for BENCH=trace.
+CYCLES_ELF := $(O)/bench-trace/$(PLATFORM)$(CYCLES_SUFFIX)/wordmerge.elf
+CYCLES_LOG := $(CYCLES_DIR)/trace$(CYCLES_SUFFIX).log
+CYCLES_TRACE := $(CYCLES_DIR)/trace$(CYCLES_SUFFIX).trace
+CYCLES_CSV := $(CYCLES_DIR)/cycles$(CYCLES_SUFFIX).csv
+CYCLES_WM_CSV := $(CYCLES_DIR)/cycles-wordmerge$(CYCLES_SUFFIX).csv
+CYCLES_PY := python3 tools/cycles.py
+CYCLES_MODEL = $(CYCLES_PY) model --elf $(CYCLES_ELF) --log $(CYCLES_LOG) \
+	--trace $(CYCLES_TRACE) --cache $(CYCLES_DIR)/mca-cache
+TRACE_PLUGIN := $(O)/tools/trace.so
+TEST_DEPS += llvm
+
+$(TRACE_PLUGIN): tools/trace-plugin.c tests/cycles.mk
+	@mkdir -p $(@D)
+	$(quiet) HOSTCC $@
+	$(Q)gcc -shared -fPIC -O2 -Wall -Wextra -Werror -o $@ $< -lpthread
+
+# The image is remade by a sub-make (its folder depends on BENCH), then the
+# trace by another, which sees the ELF's new time.
+.PHONY: cycles-trace
+cycles-trace: $(TRACE_PLUGIN)
+	$(Q)[ "$(PLATFORM)" = virt ] || { echo "make cycles runs QEMU virt (PLATFORM=virt)" >&2; exit 2; }
+	$(Q)$(MAKE) --no-print-directory BENCH=trace all
+	$(Q)$(MAKE) --no-print-directory $(CYCLES_TRACE)
+
+# The log comes with the trace.  The plugin writes the trace next to its
+# final name and it is renamed only after a clean run, so a failed run
+# leaves no trace that looks complete.
+$(CYCLES_TRACE): $(CYCLES_ELF) $(TRACE_PLUGIN) tools/cycles.py
+	@mkdir -p $(@D)
+	$(quiet) TRACE $@
+	$(Q)args=$$($(CYCLES_PY) plugin-args $(CYCLES_ELF)) || exit 1; \
+	rm -f $@ $@.tmp; \
+	O=$(O) ./run-qemu.sh --no-build --icount --timeout 600 --elf $(CYCLES_ELF) \
+		--log $(CYCLES_LOG) -- -plugin file=$(abspath $(TRACE_PLUGIN)),out=$@.tmp,$$args \
+		> $(CYCLES_DIR)/trace$(CYCLES_SUFFIX).out 2>&1 || \
+		{ tail -n 20 $(CYCLES_DIR)/trace$(CYCLES_SUFFIX).out; rm -f $@.tmp; \
+		  echo "FAIL: the trace-mode image did not run (log $(CYCLES_LOG))"; exit 1; }; \
+	mv $@.tmp $@
+
+$(CYCLES_CSV): $(CYCLES_TRACE) tools/cycles.py
+	$(quiet) CYCLES $@
+	$(Q)$(CYCLES_MODEL) --out $@
+
+$(CYCLES_WM_CSV): $(CYCLES_TRACE) tools/cycles.py
+	$(quiet) CYCLES $@
+	$(Q)$(CYCLES_MODEL) --impl wordmerge --out $@
+
+.PHONY: cycles cycles-wordmerge
+cycles: cycles-trace
+	$(Q)tools/deps.sh llvm
+	$(Q)$(MAKE) --no-print-directory $(CYCLES_CSV)
+	$(Q)$(CYCLES_PY) table $(CYCLES_CSV)
+
+cycles-wordmerge: cycles-trace
+	$(Q)tools/deps.sh llvm
+	$(Q)$(MAKE) --no-print-directory $(CYCLES_WM_CSV)
+	$(Q)$(CYCLES_PY) table $(CYCLES_WM_CSV)
+
+# ---- the selftest --------------------------------------------------------------
+CYCLES_ST_SRC := tools/cycles-selftest
+CYCLES_ST_OUT := $(O)/tools/cycles-selftest
+CYCLES_ST_ELF := $(CYCLES_ST_OUT)/selftest.elf
+CYCLES_ST_TRACE := $(CYCLES_ST_OUT)/selftest.trace
+
+$(CYCLES_ST_ELF): $(CYCLES_ST_SRC)/start.S $(CYCLES_ST_SRC)/link.ld tests/cycles.mk
+	@mkdir -p $(@D)
+	$(quiet) CC $@
+	$(Q)$(CC) -march=rv64imac_zicsr -mabi=lp64 -mcmodel=medany -nostdlib -nostartfiles \
+		-Wl,--no-warn-rwx-segments -T $(CYCLES_ST_SRC)/link.ld -o $@ $(CYCLES_ST_SRC)/start.S
+
+# The guest runs in M-mode without firmware (-bios none) and exits through
+# the virt test finisher; the trigger addresses come from its symbols.
+.PHONY: cycles-selftest
+cycles-selftest: $(CYCLES_ST_ELF) $(TRACE_PLUGIN)
+	$(Q)tools/deps.sh llvm
+	$(Q)rm -f $(CYCLES_ST_TRACE)
+	$(quiet) QEMU "$(CYCLES_ST_ELF) (trace plugin)"
+	$(Q)args=$$($(CYCLES_PY) plugin-args $(CYCLES_ST_ELF) --harness timed --mark trace_start) || exit 1; \
+	timeout 60 qemu-system-riscv64 -M virt -bios none -nographic -monitor none \
+		-kernel $(CYCLES_ST_ELF) \
+		-plugin file=$(abspath $(TRACE_PLUGIN)),out=$(CYCLES_ST_TRACE),$$args || \
+		{ echo "FAIL: cycles-selftest: the guest did not run (QEMU exit $$?)"; exit 1; }
+	$(Q)python3 $(CYCLES_ST_SRC)/check.py --elf $(CYCLES_ST_ELF) --trace $(CYCLES_ST_TRACE)
+TESTS += cycles-selftest

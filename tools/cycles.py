@@ -1,0 +1,948 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""The cycle model: SiFive U74 and U54 cycles of each benchmark call, from the
+instructions the call executed under QEMU, by LLVM's machine-code analyzer.
+
+    cycles.py plugin-args ELF [--harness F,...] [--mark SYM]
+        the trace plugin's on=/off=/mark= arguments for ELF: the two
+        `csrr rd, instret` of each harness function (the first opens a
+        window, the second closes it) and the mark function's entry
+    cycles.py model --elf ELF --log LOG --trace TRACE --out CSV [--impl NAME]...
+        the model of every cell of a BENCH=trace log (tests/cycles.mk)
+    cycles.py table CSV [--impl NAME]...
+        the model's table, read back from its CSV
+
+How a cell becomes cycles (model):
+ 1. The trace (tools/trace-plugin.c) holds one window per timed call: every
+    instruction executed between the harness's two instret reads, as runs of
+    consecutive pcs, and the bytes of each distinct pc.  The windows after
+    the image's mark (bench_trace_start) pair one to one, in order, with the
+    log's CSV:sweep and CSV:extra lines (firmware/bench.c, trace mode).
+ 2. The harness's own instructions (the calling jalr, inside time_cpy or
+    time_set) are dropped by the ELF's symbol ranges; what remains must be
+    exactly the log's instret figure for the cell, or the trace is not of
+    that run: an error.
+ 3. Every distinct instruction is disassembled by llvm-mc (compressed ones
+    come out in their expanded spelling) and the text is proven exact: it is
+    assembled again, 2-byte originals with the C extension on and 4-byte
+    ones with it off (else the assembler would compress them), and the bytes
+    must equal the original's.  Branch offsets are still numeric then; only
+    afterwards does every branch and jump get a local label of its own as
+    target (llvm-mca has no use for targets: it models the sequence as
+    written, as straight-line code).
+ 4. llvm-mca 14 takes every jal and jalr (the 4-byte encodings, linking or
+    not, and c.jalr) for a call, and a call for a 100-cycle instruction;
+    only c.j and c.jr escape.  In both models every jump, linking or not,
+    is one micro-op on the branch unit with a latency of 1 (llvm-mca's
+    instruction info view shows it), so each jal goes to llvm-mca as c.j
+    and each jalr as c.jr of the same source register: same unit, latency
+    and register read, not a call (jalr's offset is an address, which a
+    model without addresses never looks at).  A linking jump also loses its
+    link write, which changes nothing provided (a) the instruction right
+    after the jump does not read the link register, unless it is itself a
+    jump or branch (it cannot pair with the jump: both need the one branch
+    unit, and the U54 issues one at a time), and (b) none of the
+    LINK_LOOKBACK instructions before the jump writes the link register, so
+    that a later reader, now depending on that older write, finds it
+    complete anyway (in order, at most two issue per cycle, and no latency
+    of either model exceeds 34 cycles).  Both are checked; a cell that
+    breaks them is an error.  In today's image the jumps of lib are tail
+    calls (j) and returns; picolibc's speed memset calls into its byte-store
+    ladder with jalr ra, -94(a3), which becomes c.jr a3.
+ 5. llvm-mca -mtriple=riscv64 -mcpu=sifive-u74 (and sifive-u54)
+    -iterations=1 runs on each distinct sequence; its "Total Cycles" is the
+    cell's figure.  Results are cached by content (the sequence text and the
+    llvm-mca version and arguments), in memory and, with --cache, on disk.
+
+The CSV (read by tools/report.py):
+    # wordmerge cycle model v1
+    # llvm-mca: <llvm-mca's version line>
+    # elf: <path>  log: <path>
+    # cflags: <the log's CSV:meta,cflags>
+    fn,impl,dst,src,n,kind,instructions,u74,u54
+fn as in the log (memcpy, memmove_fwd, memmove_bwd, memset), src empty for
+memset, kind sweep or extra.  Bad input: a message, exit status 1, and no
+CSV (it is written to a temporary file and renamed).
+
+Python 3 standard library only.
+"""
+
+import argparse
+import concurrent.futures
+import hashlib
+import os
+import re
+import struct
+import subprocess
+import sys
+import tempfile
+
+MAGIC = "# wordmerge cycle model v1"
+COLUMNS = "fn,impl,dst,src,n,kind,instructions,u74,u54"
+CORES = (("u74", "sifive-u74"), ("u54", "sifive-u54"))
+TRACE_MAGIC = "# trace-plugin v1 "
+LLVM_MC = "llvm-mc"
+LLVM_MCA = "llvm-mca"
+MC_ARGS = ["-triple=riscv64", "-mattr=+m,+a,+c"]
+MCA_ARGS = ["-mtriple=riscv64", "-iterations=1", "-instruction-info=0",
+            "-resource-pressure=0"]
+HARNESS = ("time_cpy", "time_set")
+MARK = "bench_trace_start"
+# See step 4 of the docstring: 2 x 34 cycles (the U54 model's division),
+# rounded up.
+LINK_LOOKBACK = 72
+FNS = ("memcpy", "memmove_fwd", "memmove_bwd", "memset")
+
+
+class Error(Exception):
+    """Bad input or a failed check: a message for the user."""
+
+
+# ---- ELF ------------------------------------------------------------------------
+
+class Elf:
+    """The symbols and the loadable bytes of a RISC-V ELF64 little-endian file."""
+
+    def __init__(self, path):
+        self.path = path
+        try:
+            with open(path, "rb") as f:
+                self.data = f.read()
+        except OSError as e:
+            raise Error(f"cannot read the ELF {path}: {e.strerror}")
+        d = self.data
+        if len(d) < 64 or d[:4] != b"\x7fELF":
+            raise Error(f"{path} is not an ELF file")
+        if d[4] != 2 or d[5] != 1 or struct.unpack_from("<H", d, 18)[0] != 243:
+            raise Error(f"{path} is not a RISC-V 64-bit little-endian ELF")
+        shoff, = struct.unpack_from("<Q", d, 0x28)
+        shentsize, shnum = struct.unpack_from("<HH", d, 0x3a)
+        self.sections = []
+        try:
+            for i in range(shnum):
+                (name, typ, flags, addr, off, size, link, _info, _align,
+                 entsize) = struct.unpack_from("<IIQQQQIIQQ", d, shoff + i * shentsize)
+                self.sections.append(dict(name=name, type=typ, flags=flags, addr=addr,
+                                          off=off, size=size, link=link,
+                                          entsize=entsize))
+            self.symbols = {}
+            for s in self.sections:
+                if s["type"] != 2:          # SHT_SYMTAB
+                    continue
+                strtab = self.sections[s["link"]]
+                for k in range(s["size"] // s["entsize"]):
+                    nm, info, _other, shndx, value, size = struct.unpack_from(
+                        "<IBBHQQ", d, s["off"] + k * s["entsize"])
+                    if info & 0xf != 2 or shndx == 0:   # STT_FUNC, defined
+                        continue
+                    end = d.index(b"\0", strtab["off"] + nm)
+                    name = d[strtab["off"] + nm:end].decode("ascii", "replace")
+                    self.symbols[name] = (value, size)
+        except (struct.error, IndexError, ValueError, ZeroDivisionError):
+            raise Error(f"{path}: damaged ELF (section or symbol table)")
+        self.funcs = sorted((v, v + sz, n) for n, (v, sz) in self.symbols.items() if sz)
+
+    def symbol(self, name):
+        if name not in self.symbols:
+            raise Error(f"{self.path} has no function {name}")
+        return self.symbols[name]
+
+    def read(self, addr, size):
+        """size bytes at addr from an allocated PROGBITS section, or None."""
+        for s in self.sections:
+            if s["type"] == 1 and s["flags"] & 2 and s["addr"] <= addr \
+                    and addr + size <= s["addr"] + s["size"]:
+                o = s["off"] + addr - s["addr"]
+                return self.data[o:o + size]
+        return None
+
+    def name(self, pc):
+        """pc as function+offset, for messages."""
+        for lo, hi, n in self.funcs:
+            if lo <= pc < hi:
+                return f"0x{pc:x} <{n}+0x{pc - lo:x}>"
+        return f"0x{pc:x}"
+
+
+def insn_size(first_halfword):
+    return 4 if first_halfword & 3 == 3 else 2
+
+
+def plugin_args(elf, harness, marks):
+    """on=, off=, mark= for the trace plugin (see the docstring)."""
+    on, off = [], []
+    for fn in harness:
+        lo, size = elf.symbol(fn)
+        code = elf.read(lo, size)
+        if code is None:
+            raise Error(f"{elf.path}: no code bytes for {fn}")
+        reads = []
+        o = 0
+        while o + 2 <= size:
+            h, = struct.unpack_from("<H", code, o)
+            n = insn_size(h)
+            if n == 4 and o + 4 <= size:
+                w, = struct.unpack_from("<I", code, o)
+                # csrrs rd, instret (0xc02), x0: csrr rd, instret
+                if w & 0xfffff07f == 0xc0202073:
+                    reads.append(lo + o)
+            o += n
+        if len(reads) != 2:
+            raise Error(f"{elf.path}: {fn} has {len(reads)} `csrr rd, instret` "
+                        f"instructions, not 2 (one before the call, one after)")
+        on.append(reads[0])
+        off.append(reads[1])
+    args = ["on=" + ":".join(f"0x{a:x}" for a in on),
+            "off=" + ":".join(f"0x{a:x}" for a in off)]
+    if marks:
+        args.append("mark=" + ":".join(f"0x{elf.symbol(m)[0]:x}" for m in marks))
+    return ",".join(args)
+
+
+# ---- the benchmark log ------------------------------------------------------------
+
+def read_log(path):
+    """The trace-mode log: meta and the cells (sweep and extra lines) in order."""
+    try:
+        with open(path, "rb") as f:
+            text = f.read().decode("utf-8", "replace")
+    except OSError as e:
+        raise Error(f"cannot read the log {path}: {e.strerror}")
+    lines = text.replace("\r", "").split("\n")
+    start = None
+    for i, line in enumerate(lines):
+        k = line.find("CSV:begin,wordmerge-bench,")
+        if k >= 0:
+            start = i
+            lines[i] = line[k:]
+    if start is None:
+        raise Error(f"{path}: not a wordmerge benchmark log (no CSV:begin line)")
+    recs, end = [], None
+    for i in range(start, len(lines)):
+        line = lines[i].rstrip()
+        if not line.startswith("CSV:"):
+            continue
+        f = line[4:].split(",")
+        if f[0] == "end":
+            end = f
+            break
+        recs.append((i + 1, f))
+    if end is None:
+        raise Error(f"{path}: truncated log (no CSV:end line)")
+    if len(end) != 2 or not end[1].isdigit() or int(end[1]) != len(recs) - 1:
+        raise Error(f"{path}: damaged log: CSV:end counts {end[1:]} lines, "
+                    f"{len(recs) - 1} found")
+    begin = recs[0][1]
+    if len(begin) != 4 or begin[2] != "1":
+        raise Error(f"{path}: unsupported log format {begin[2:3]}")
+    if begin[3] != "trace":
+        raise Error(f"{path}: a benchmark log of mode {begin[3]}, not trace "
+                    f"(the model needs the image built with BENCH=trace)")
+    status = [m.group(1) for m in (re.match(r"EXIT: STATUS=(\d+)", l) for l in lines) if m]
+    if status and status[-1] != "0":
+        raise Error(f"{path}: the image failed (EXIT: STATUS={status[-1]})")
+    meta, cells = {}, []
+    for lineno, f in recs[1:]:
+        try:
+            if f[0] == "meta":
+                meta[f[1]] = ",".join(f[2:]).strip('"')
+            elif f[0] in ("sweep", "extra"):
+                if len(f) != 10 or f[1] not in FNS:
+                    raise ValueError
+                d, n, runs, ins = int(f[3]), int(f[5]), int(f[6]), int(f[8])
+                s = None if f[4] == "" else int(f[4])
+                if (s is None) != (f[1] == "memset") or runs != 1:
+                    raise ValueError
+                cells.append(dict(kind=f[0], fn=f[1], impl=f[2], dst=d, src=s, n=n,
+                                  instret=ins, line=lineno))
+        except (ValueError, IndexError):
+            raise Error(f"{path}:{lineno}: malformed line: CSV:{','.join(f)}")
+    if not cells:
+        raise Error(f"{path}: no CSV:sweep lines")
+    for key in ("cflags", "memcpy_addr"):
+        if key not in meta:
+            raise Error(f"{path}: no CSV:meta,{key} line")
+    return meta, cells
+
+
+# ---- the trace --------------------------------------------------------------------
+
+def read_trace(path):
+    """Windows (with the index of the first after the first mark) and the
+    bytes of every distinct pc."""
+    try:
+        with open(path, encoding="ascii", errors="replace") as f:
+            lines = f.read().split("\n")
+    except OSError as e:
+        raise Error(f"cannot read the trace {path}: {e.strerror}")
+    if not lines or not lines[0].startswith(TRACE_MAGIC):
+        raise Error(f"{path}: not a trace of tools/trace-plugin.c (first line)")
+    if lines[-1] == "":
+        lines.pop()
+    if not lines[-1].startswith("# end "):
+        raise Error(f"{path}: truncated trace (no '# end' line): the QEMU run "
+                    f"did not finish")
+    trailer = dict(kv.partition("=")[::2] for kv in lines[-1][6:].split())
+    windows, insns, first_marked = [], {}, None
+    cur = None
+    problems = []
+    try:
+        for lineno, line in enumerate(lines[1:-1], 2):
+            t = line[:1]
+            if t == "R":
+                _, pc, n, rep = line.split()
+                cur[1].append((int(pc, 16), int(n), int(rep)))
+            elif t == "B":
+                cur = (int(line.split()[1], 16), [])
+            elif t == "E":
+                _, pc, n = line.split()
+                if cur is None:
+                    raise ValueError
+                windows.append(dict(on=cur[0], off=int(pc, 16), runs=cur[1],
+                                    n=int(n)))
+                cur = None
+            elif t == "M":
+                if first_marked is None:
+                    first_marked = len(windows)
+            elif t == "I":
+                _, pc, size, hx = line.split()
+                b = bytes.fromhex(hx)
+                if len(b) != int(size):
+                    raise ValueError
+                insns[int(pc, 16)] = b
+            elif t == "!":
+                problems.append(line[2:])
+            else:
+                raise ValueError
+    except (ValueError, TypeError, IndexError):
+        raise Error(f"{path}:{lineno}: malformed line: {line[:80]}")
+    if problems or trailer.get("anomalies") != "0":
+        raise Error(f"{path}: the plugin saw {trailer.get('anomalies')} anomalies: "
+                    + "; ".join(problems[:3]))
+    if trailer.get("open") != "0" or cur is not None:
+        raise Error(f"{path}: QEMU exited inside a window")
+    if str(len(windows)) != trailer.get("windows") or \
+            str(sum(w["n"] for w in windows)) != trailer.get("insns"):
+        raise Error(f"{path}: {len(windows)} windows of {sum(w['n'] for w in windows)} "
+                    f"instructions, the trailer says {trailer.get('windows')} of "
+                    f"{trailer.get('insns')}")
+    for w in windows:
+        if sum(n * rep for _, n, rep in w["runs"]) != w["n"]:
+            raise Error(f"{path}: a window's runs do not add up to its count "
+                        f"(window closed at 0x{w['off']:x})")
+    return windows, first_marked, insns
+
+
+# ---- RISC-V instruction analysis (RV64IMAC, Zicsr, Zifencei) -----------------------
+
+REGS = ["zero", "ra", "sp", "gp", "tp", "t0", "t1", "t2", "s0", "s1"] + \
+    [f"a{i}" for i in range(8)] + [f"s{i}" for i in range(2, 12)] + \
+    [f"t{i}" for i in range(3, 7)]
+
+
+class Insn:
+    """What the conversion needs to know of one instruction: the registers it
+    reads and writes, whether it transfers control (ctl), whether that is a
+    jump (not a conditional branch), whether its target is pc-relative (a
+    label operand), the register it links to, jalr's source register."""
+    __slots__ = ("pc", "raw", "size", "reads", "writes", "ctl", "jump", "pcrel",
+                 "link", "jalr_rs1", "text")
+
+
+def decode(pc, raw):
+    """An Insn from the bytes, or Error if the instruction is not one of
+    RV64IMAC's (the model would not know it either)."""
+    i = Insn()
+    i.pc, i.raw, i.size = pc, raw, len(raw)
+    i.ctl = i.jump = i.pcrel = False
+    i.link = 0
+    i.jalr_rs1 = None
+    reads, writes = (), ()
+    bad = False
+    if len(raw) == 4:
+        w, = struct.unpack("<I", raw)
+        op, rd, f3 = w & 0x7f, (w >> 7) & 31, (w >> 12) & 7
+        rs1, rs2 = (w >> 15) & 31, (w >> 20) & 31
+        if op in (0x37, 0x17):                      # lui, auipc
+            writes = (rd,)
+        elif op == 0x6f:                            # jal
+            writes, i.jump, i.pcrel, i.link = (rd,), True, True, rd
+        elif op == 0x67 and f3 == 0:                # jalr
+            writes, reads, i.jump, i.link = (rd,), (rs1,), True, rd
+            i.jalr_rs1 = rs1
+        elif op == 0x63 and f3 not in (2, 3):       # branches
+            reads, i.ctl, i.pcrel = (rs1, rs2), True, True
+        elif op == 0x03 and f3 != 7:                # loads
+            writes, reads = (rd,), (rs1,)
+        elif op == 0x23 and f3 < 4:                 # stores
+            reads = (rs1, rs2)
+        elif op in (0x13, 0x1b):                    # op-imm(-32)
+            writes, reads = (rd,), (rs1,)
+        elif op in (0x33, 0x3b):                    # op(-32), M extension
+            writes, reads = (rd,), (rs1, rs2)
+        elif op == 0x2f and f3 in (2, 3):           # A extension
+            writes, reads = (rd,), (rs1, rs2)
+        elif op == 0x0f:                            # fence, fence.i
+            pass
+        elif op == 0x73:                            # system, Zicsr
+            if f3 in (1, 2, 3):
+                writes, reads = (rd,), (rs1,)
+            elif f3 in (5, 6, 7):
+                writes = (rd,)
+        else:
+            bad = True
+    elif len(raw) == 2:
+        h, = struct.unpack("<H", raw)
+        q, f3 = h & 3, h >> 13
+        rd, rs2 = (h >> 7) & 31, (h >> 2) & 31
+        rdp, rs1p = 8 + ((h >> 2) & 7), 8 + ((h >> 7) & 7)
+        b12 = (h >> 12) & 1
+        if h == 0:
+            bad = True
+        elif q == 0:
+            if f3 == 0:                             # c.addi4spn
+                writes, reads = (rdp,), (2,)
+            elif f3 in (2, 3):                      # c.lw, c.ld
+                writes, reads = (rdp,), (rs1p,)
+            elif f3 in (6, 7):                      # c.sw, c.sd
+                reads = (rs1p, rdp)
+            else:
+                bad = True                          # FP, reserved
+        elif q == 1:
+            if f3 in (0, 1):                        # c.addi (c.nop), c.addiw
+                writes, reads = (rd,), (rd,)
+            elif f3 == 2:                           # c.li
+                writes = (rd,)
+            elif f3 == 3:                           # c.addi16sp, c.lui
+                writes, reads = (rd,), ((2,) if rd == 2 else ())
+            elif f3 == 4:
+                if (h >> 10) & 3 != 3:             # c.srli, c.srai, c.andi
+                    writes, reads = (rs1p,), (rs1p,)
+                else:                               # c.sub ... c.addw
+                    writes, reads = (rs1p,), (rs1p, rdp)
+            elif f3 == 5:                           # c.j
+                i.jump = i.pcrel = True
+            else:                                   # c.beqz, c.bnez
+                reads, i.ctl, i.pcrel = (rs1p,), True, True
+        elif q == 2:
+            if f3 == 0:                             # c.slli
+                writes, reads = (rd,), (rd,)
+            elif f3 in (2, 3):                      # c.lwsp, c.ldsp
+                writes, reads = (rd,), (2,)
+            elif f3 == 4 and not b12 and rs2 == 0:  # c.jr
+                reads, i.jump, i.jalr_rs1 = (rd,), True, rd
+            elif f3 == 4 and not b12:               # c.mv
+                writes, reads = (rd,), (rs2,)
+            elif f3 == 4 and rd == 0 and rs2 == 0:  # c.ebreak
+                pass
+            elif f3 == 4 and rs2 == 0:              # c.jalr
+                writes, reads, i.jump, i.link = (1,), (rd,), True, 1
+                i.jalr_rs1 = rd
+            elif f3 == 4:                           # c.add
+                writes, reads = (rd,), (rd, rs2)
+            elif f3 in (6, 7):                      # c.swsp, c.sdsp
+                reads = (2, rs2)
+            else:
+                bad = True                          # FP
+        else:
+            bad = True
+    else:
+        bad = True
+    if bad:
+        raise Error(f"instruction {raw[::-1].hex()} at 0x{pc:x} is not RV64IMAC "
+                    f"(the model cannot take it)")
+    i.ctl = i.ctl or i.jump
+    i.reads = frozenset(r for r in reads if r)
+    i.writes = frozenset(r for r in writes if r)
+    return i
+
+
+# ---- disassembly, proven by assembling it again -------------------------------------
+
+def run_tool(args, stdin):
+    try:
+        p = subprocess.run(args, input=stdin, capture_output=True, text=True)
+    except OSError as e:
+        raise Error(f"cannot run {args[0]} ({e.strerror}); Debian: apt-get install llvm")
+    return p
+
+
+def disassemble(insns, elf):
+    """Text for each pc of insns (pc -> Insn), in llvm-mc's spelling; every
+    text is assembled again and must give back the original bytes."""
+    pcs = sorted(insns)
+    src = "\n".join(" ".join(f"0x{b:02x}" for b in insns[pc].raw) for pc in pcs) + "\n"
+    p = run_tool([LLVM_MC, "--disassemble"] + MC_ARGS, src)
+    texts = [l.strip() for l in p.stdout.split("\n")
+             if l.strip() and not l.strip().startswith(".")]
+    if p.returncode or "warning" in p.stderr or len(texts) != len(pcs):
+        # One at a time, to name the instruction that does not decode.
+        for pc in pcs:
+            one = " ".join(f"0x{b:02x}" for b in insns[pc].raw) + "\n"
+            q = run_tool([LLVM_MC, "--disassemble"] + MC_ARGS, one)
+            t = [l for l in q.stdout.split("\n") if l.strip() and not l.strip().startswith(".")]
+            if q.returncode or q.stderr.strip() or len(t) != 1:
+                raise Error(f"llvm-mc cannot disassemble {insns[pc].raw[::-1].hex()} "
+                            f"at {elf.name(pc)}: {q.stderr.strip()[:200]}")
+        raise Error(f"llvm-mc disassembled {len(texts)} instructions from "
+                    f"{len(pcs)}: {p.stderr.strip()[:300]}")
+    for pc, t in zip(pcs, texts):
+        insns[pc].text = re.sub(r"\s+", " ", t.split("#")[0]).strip()
+    roundtrip(pcs, insns, elf)
+
+
+def roundtrip(pcs, insns, elf):
+    """Assemble each text (C on for 2-byte originals, off for 4-byte ones:
+    with it on the assembler compresses what it can) and compare bytes."""
+    lines, rvc = [], None
+    for pc in pcs:
+        want = insns[pc].size == 2
+        if want != rvc:
+            lines.append(".option rvc" if want else ".option norvc")
+            rvc = want
+        lines.append(insns[pc].text)
+    p = run_tool([LLVM_MC, "-show-encoding"] + MC_ARGS, "\n".join(lines) + "\n")
+    if p.returncode:
+        m = re.search(r"<stdin>:(\d+):", p.stderr)
+        if m:
+            text = lines[int(m.group(1)) - 1]
+            pc = next((pc for pc in pcs if insns[pc].text == text), None)
+            if pc is not None:
+                raise Error(f"the disassembly of {elf.name(pc)} does not assemble: "
+                            f"'{text}': {p.stderr.strip().splitlines()[0]}")
+        raise Error(f"llvm-mc cannot assemble its own disassembly: {p.stderr.strip()[:300]}")
+    enc = re.findall(r"# encoding: \[([^\]]*)\]", p.stdout)
+    if len(enc) != len(pcs):
+        raise Error(f"assembling {len(pcs)} instructions gave {len(enc)} encodings")
+    for pc, e in zip(pcs, enc):
+        try:
+            got = bytes(int(x, 16) for x in e.split(","))
+        except ValueError:      # a fixup: the text names a symbol
+            raise Error(f"the disassembly of {elf.name(pc)}, '{insns[pc].text}', "
+                        f"assembles to an unresolved encoding [{e}]")
+        if got != insns[pc].raw:
+            raise Error(f"round trip failed at {elf.name(pc)}: bytes "
+                        f"{insns[pc].raw.hex(' ')} disassemble to '{insns[pc].text}', "
+                        f"which assembles to {got.hex(' ')}")
+
+
+def mca_line(insn):
+    """The line llvm-mca gets for insn; '{L}' stands for its branch label.
+    Every jump becomes c.j or c.jr (docstring, step 4)."""
+    t = insn.text
+    if insn.jump:
+        if insn.jalr_rs1 is None:
+            return "c.j {L}"
+        if not insn.jalr_rs1:
+            raise Error(f"jalr with source x0 at 0x{insn.pc:x}: no c.jr form")
+        return f"c.jr {REGS[insn.jalr_rs1]}"
+    if insn.pcrel:
+        # The target is the last operand, a number relative to the pc.
+        m = re.fullmatch(r"(.*[ ,])(-?\d+)", t)
+        if not m:
+            raise Error(f"cannot find the branch target in '{t}' at 0x{insn.pc:x}")
+        return m.group(1) + "{L}"
+    return t
+
+
+# ---- cells --------------------------------------------------------------------------
+
+class Seq:
+    """A cell's instruction sequence, as runs: (tuple of pcs, repeat)."""
+
+    def __init__(self, runs):
+        self.runs = runs
+        self.count = sum(len(p) * r for p, r in runs)
+        h = hashlib.sha256()
+        for p, r in runs:
+            h.update(struct.pack(f"<{len(p)}QQ", *p, r))
+        self.key = h.hexdigest()
+
+    def pcs(self):
+        for p, r in self.runs:
+            for _ in range(r):
+                yield from p
+
+
+def cells_from_trace(windows, first, cells, insns, elf, harness):
+    """Pair the windows after the mark with the log's cells, strip the
+    harness, check each count against the log's instret figure."""
+    ranges = [(lo, lo + sz) for lo, sz in (elf.symbol(f) for f in harness)]
+    if first is None:
+        raise Error("the trace has no mark: not a trace of a BENCH=trace image run "
+                    "with mark=bench_trace_start?")
+    ws = windows[first:]
+    if len(ws) != len(cells):
+        raise Error(f"the trace has {len(ws)} windows after the mark, the log "
+                    f"{len(cells)} cells: not the same run")
+    memo = {}
+
+    def run_pcs(pc, n):
+        k = (pc, n)
+        if k not in memo:
+            out = []
+            for _ in range(n):
+                if pc not in insns:
+                    raise Error(f"the trace has no bytes for {elf.name(pc)}")
+                if not any(lo <= pc < hi for lo, hi in ranges):
+                    out.append(pc)
+                pc += len(insns[pc])
+            memo[k] = tuple(out)
+        return memo[k]
+
+    seqs = []
+    for w, c in zip(ws, cells):
+        runs = [(run_pcs(pc, n), rep) for pc, n, rep in w["runs"]]
+        s = Seq([(p, r) for p, r in runs if p])
+        if s.count != c["instret"]:
+            where = f"log line {c['line']}: " if c.get("line") else ""
+            raise Error(f"{where}{cell_label(c)}: the trace holds "
+                        f"{s.count} instructions of the call, the log's instret "
+                        f"says {c['instret']}")
+        seqs.append(s)
+    return seqs
+
+
+def cell_label(c):
+    if "name" in c:
+        return c["name"]
+    pair = f"dst%8={c['dst']}" if c["src"] is None else f"({c['dst']},{c['src']})"
+    return f"{c['fn']} {c['impl']} {pair} n={c['n']}"
+
+
+def check_links(seq, info, elf):
+    """Step 4's conditions for every linking jump of seq."""
+    if not any(info[pc].link for p, _ in seq.runs for pc in p):
+        return
+    flat = list(seq.pcs())
+    for j, pc in enumerate(flat):
+        r = info[pc].link
+        if not r:
+            continue
+        if j + 1 < len(flat):
+            nxt = info[flat[j + 1]]
+            if r in nxt.reads and not nxt.ctl:
+                raise Error(f"{elf.name(pc)} links to {REGS[r]}, which the next "
+                            f"instruction ({elf.name(nxt.pc)}) reads: the jump cannot "
+                            f"be modeled exactly without its link (tools/cycles.py, "
+                            f"step 4)")
+        for k in range(max(0, j - LINK_LOOKBACK), j):
+            # Jumps write nothing as modeled (c.j, c.jr).
+            if r in info[flat[k]].writes and not info[flat[k]].jump:
+                raise Error(f"{elf.name(pc)} links to {REGS[r]}, which "
+                            f"{elf.name(flat[k])} wrote {j - k} instructions "
+                            f"before: the jump cannot be modeled exactly without "
+                            f"its link (tools/cycles.py, step 4)")
+
+
+def mca_text(seq, lines, rvc_of):
+    """The llvm-mca input for seq: lines[pc] is its line ('{L}': label)."""
+    out, rvc, nl = [], None, 0
+    for p, r in seq.runs:
+        for _ in range(r):
+            for pc in p:
+                want = rvc_of[pc]
+                if want != rvc:
+                    out.append(".option rvc" if want else ".option norvc")
+                    rvc = want
+                t = lines[pc]
+                if "{L}" in t:
+                    nl += 1
+                    out.append(f".Lb{nl}:")
+                    t = t.replace("{L}", f".Lb{nl}")
+                out.append(t)
+    return "\n".join(out) + "\n"
+
+
+# ---- llvm-mca ---------------------------------------------------------------------
+
+def mca_version():
+    try:
+        p = subprocess.run([LLVM_MCA, "--version"], capture_output=True, text=True)
+    except OSError as e:
+        raise Error(f"cannot run {LLVM_MCA} ({e.strerror}); Debian: apt-get install llvm")
+    for line in p.stdout.split("\n"):
+        if "version" in line.lower():
+            return line.strip()
+    raise Error(f"{LLVM_MCA} --version names no version")
+
+
+def run_mca(text, mcpu, count, strict=True):
+    """Total Cycles of text on mcpu; count: the instructions it must see.
+    strict: any warning (such as "found a call") is an error."""
+    p = subprocess.run([LLVM_MCA, f"-mcpu={mcpu}"] + MCA_ARGS, input=text,
+                       capture_output=True, text=True)
+    if p.returncode or strict and p.stderr.strip():
+        raise Error(f"llvm-mca -mcpu={mcpu} failed: {p.stderr.strip()[:400]}")
+    m = re.search(r"^Total Cycles:\s+(\d+)$", p.stdout, re.M)
+    n = re.search(r"^Instructions:\s+(\d+)$", p.stdout, re.M)
+    if not m or not n:
+        raise Error(f"llvm-mca -mcpu={mcpu}: no Total Cycles in its output")
+    if int(n.group(1)) != count:
+        raise Error(f"llvm-mca -mcpu={mcpu} counted {n.group(1)} instructions of "
+                    f"{count}")
+    return int(m.group(1))
+
+
+class Model:
+    """llvm-mca over distinct sequences, cached by content, in parallel."""
+
+    def __init__(self, jobs, cache_dir=None):
+        self.jobs = jobs
+        self.cache_dir = cache_dir
+        self.version = mca_version()
+        self.runs = 0
+        self.hits = 0
+
+    def _key(self, text, mcpu):
+        h = hashlib.sha256()
+        for part in (self.version, mcpu, " ".join(MCA_ARGS), text):
+            h.update(part.encode())
+            h.update(b"\0")
+        return h.hexdigest()
+
+    def _cached(self, key):
+        if not self.cache_dir:
+            return None
+        try:
+            with open(os.path.join(self.cache_dir, key)) as f:
+                v = f.read().strip()
+            return int(v) if v.isdigit() else None
+        except OSError:
+            return None
+
+    def _store(self, key, v):
+        if not self.cache_dir:
+            return
+        os.makedirs(self.cache_dir, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=self.cache_dir)
+        with os.fdopen(fd, "w") as f:
+            f.write(f"{v}\n")
+        os.replace(tmp, os.path.join(self.cache_dir, key))
+
+    def cycles(self, jobs_in):
+        """jobs_in: {id: (count, text_fn)}; returns {id: {core: cycles}}.
+        text_fn builds the text when needed (large ones are not kept)."""
+        out = {i: {} for i in jobs_in}
+        # Largest first: the long ones start early, the short ones fill in.
+        order = sorted(jobs_in, key=lambda i: -jobs_in[i][0])
+
+        def work(i, core, mcpu):
+            count, text_fn = jobs_in[i]
+            text = text_fn()
+            key = self._key(text, mcpu)
+            v = self._cached(key)
+            if v is None:
+                v = run_mca(text, mcpu, count)
+                self._store(key, v)
+                self.runs += 1
+            else:
+                self.hits += 1
+            return i, core, v
+
+        with concurrent.futures.ThreadPoolExecutor(max_workers=self.jobs) as ex:
+            futs = [ex.submit(work, i, core, mcpu) for i in order for core, mcpu in CORES]
+            try:
+                for f in concurrent.futures.as_completed(futs):
+                    i, core, v = f.result()
+                    out[i][core] = v
+            except BaseException:
+                for f in futs:
+                    f.cancel()
+                raise
+        return out
+
+
+# ---- the model of a log ------------------------------------------------------------
+
+def prepare(insns_raw, pcs_used, elf):
+    """Decode, disassemble and prove every pc in pcs_used; the lines for
+    llvm-mca and whether each is compressed."""
+    for pc in pcs_used:
+        want = elf.read(pc, len(insns_raw[pc])) if elf else None
+        if elf and want != insns_raw[pc]:
+            raise Error(f"the trace's bytes at {elf.name(pc)} "
+                        f"({insns_raw[pc].hex(' ')}) are not the ELF's "
+                        f"({want.hex(' ') if want else 'none'}): the trace is "
+                        f"of another image")
+    info = {pc: decode(pc, insns_raw[pc]) for pc in pcs_used}
+    disassemble(info, elf)
+    lines = {pc: mca_line(i) for pc, i in info.items()}
+    # The C extension on where the original is compressed and for c.j/c.jr.
+    rvc = {pc: i.size == 2 or i.jump for pc, i in info.items()}
+    return info, lines, rvc
+
+
+def model_cells(seqs, info, lines, rvc, model, elf):
+    """{seq.key: {core: cycles}} for the distinct sequences of seqs."""
+    uniq = {}
+    for s in seqs:
+        if s.key not in uniq:
+            check_links(s, info, elf)
+            uniq[s.key] = s
+    jobs = {k: (s.count, (lambda s=s: mca_text(s, lines, rvc))) for k, s in uniq.items()}
+    return model.cycles(jobs)
+
+
+def write_atomic(path, text):
+    d = os.path.dirname(os.path.abspath(path))
+    try:
+        fd, tmp = tempfile.mkstemp(dir=d, prefix=".cycles-")
+    except OSError as e:
+        raise Error(f"cannot write in {d}: {e.strerror}")
+    try:
+        with os.fdopen(fd, "w") as f:
+            f.write(text)
+        umask = os.umask(0)         # mkstemp's 0600, as if created plainly
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def cmd_model(a):
+    elf = Elf(a.elf)
+    meta, cells = read_log(a.log)
+    memcpy_addr = elf.symbol("memcpy")[0]
+    if meta["memcpy_addr"] != f"0x{memcpy_addr:x}":
+        raise Error(f"{a.log} was written by another image than {a.elf} (memcpy "
+                    f"at {meta['memcpy_addr']} in the log, 0x{memcpy_addr:x} in the ELF)")
+    windows, first, insns_raw = read_trace(a.trace)
+    seqs = cells_from_trace(windows, first, cells, insns_raw, elf, HARNESS)
+    impls = sorted({c["impl"] for c in cells})
+    for i in a.impl or []:
+        if i not in impls:
+            raise Error(f"--impl {i}: the log has {', '.join(impls)}")
+    pick = [k for k, c in enumerate(cells) if not a.impl or c["impl"] in a.impl]
+    used = {pc for k in pick for p, _ in seqs[k].runs for pc in p}
+    info, lines, rvc = prepare(insns_raw, used, elf)
+    model = Model(a.jobs, a.cache)
+    res = model_cells([seqs[k] for k in pick], info, lines, rvc, model, elf)
+    out = [MAGIC, f"# llvm-mca: {model.version}", f"# elf: {a.elf}  log: {a.log}",
+           f"# cflags: {meta['cflags']}", COLUMNS]
+    for k in pick:
+        c, r = cells[k], res[seqs[k].key]
+        out.append(f"{c['fn']},{c['impl']},{c['dst']},"
+                   f"{'' if c['src'] is None else c['src']},{c['n']},{c['kind']},"
+                   f"{seqs[k].count},{r['u74']},{r['u54']}")
+    write_atomic(a.out, "\n".join(out) + "\n")
+    print(f"cycles: {len(pick)} cells ({len(res)} distinct sequences, "
+          f"{sum(seqs[k].count for k in pick)} instructions), llvm-mca run "
+          f"{model.runs} times, {model.hits} cached -> {a.out}", file=sys.stderr)
+
+
+# ---- the table ----------------------------------------------------------------------
+
+def read_csv(path):
+    try:
+        with open(path) as f:
+            lines = f.read().split("\n")
+    except OSError as e:
+        raise Error(f"cannot read {path}: {e.strerror}")
+    if not lines or lines[0] != MAGIC:
+        raise Error(f"{path}: not a cycle model CSV")
+    i = 1
+    while i < len(lines) and lines[i].startswith("#"):
+        i += 1
+    if i >= len(lines) or lines[i] != COLUMNS:
+        raise Error(f"{path}: no column line")
+    rows = []
+    for lineno, line in enumerate(lines[i + 1:], i + 2):
+        if not line:
+            continue
+        f = line.split(",")
+        try:
+            rows.append(dict(fn=f[0], impl=f[1], dst=int(f[2]),
+                             src=None if f[3] == "" else int(f[3]), n=int(f[4]),
+                             kind=f[5], ins=int(f[6]), u74=int(f[7]), u54=int(f[8])))
+        except (ValueError, IndexError):
+            raise Error(f"{path}:{lineno}: malformed line: {line}")
+    return lines[1:i], rows
+
+
+def cmd_table(a):
+    head, rows = read_csv(a.csv)
+    if a.impl:
+        rows = [r for r in rows if r["impl"] in a.impl]
+    impls = list(dict.fromkeys(r["impl"] for r in rows))
+    print("Modeled cycles of one call (llvm-mca, SiFive U74 and U54 pipeline models;")
+    print("a model, not a board): instructions, U74 cycles, U54 cycles, U74 cycles per byte")
+    for h in head:
+        print(h)
+    groups = {}
+    for r in rows:
+        groups.setdefault((r["kind"], r["fn"], r["dst"], r["src"]), {}) \
+            .setdefault(r["n"], {})[r["impl"]] = r
+    w = 29
+    for (kind, fn, d, s), by_n in groups.items():
+        pair = f"dst%8={d}" if s is None else f"dst%8={d} src%8={s}"
+        if fn == "memmove_bwd" and s is not None:
+            pair += f" (dst = src + {((d - s) & 7) or 8})"
+        print(f"\n{fn}, {pair}{' (extra cell)' if kind == 'extra' else ''}")
+        print(f"{'n':>7}" + "".join(f" | {i:^{w}}" for i in impls))
+        print(f"{'':>7}" + "".join(f" | {'ins':>7} {'U74':>6} {'U54':>6} {'c/B':>7}"
+                                   for _ in impls))
+        for n in sorted(by_n):
+            cols = []
+            for i in impls:
+                r = by_n[n].get(i)
+                cols.append(f" | {r['ins']:>7} {r['u74']:>6} {r['u54']:>6} "
+                            f"{r['u74'] / n:>7.3f}" if r else f" | {'-':^{w}}")
+            print(f"{n:>7}" + "".join(cols))
+
+
+def cmd_plugin_args(a):
+    print(plugin_args(Elf(a.elf), a.harness.split(","), a.mark))
+
+
+def default_jobs():
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    p = sub.add_parser("plugin-args", help="the trace plugin's trigger arguments")
+    p.add_argument("elf")
+    p.add_argument("--harness", default=",".join(HARNESS),
+                   help="functions holding the two instret reads (default %(default)s)")
+    p.add_argument("--mark", action="append", default=None,
+                   help=f"mark function (default {MARK}; repeatable)")
+    p = sub.add_parser("model", help="model every cell of a BENCH=trace run")
+    p.add_argument("--elf", required=True)
+    p.add_argument("--log", required=True)
+    p.add_argument("--trace", required=True)
+    p.add_argument("--out", required=True)
+    p.add_argument("--impl", action="append", help="only this implementation (repeatable)")
+    p.add_argument("-j", "--jobs", type=int, default=default_jobs(),
+                   help="llvm-mca runs in parallel (default: the CPUs, %(default)s)")
+    p.add_argument("--cache", help="folder for llvm-mca results, by content")
+    p = sub.add_parser("table", help="print the table of a model CSV")
+    p.add_argument("csv")
+    p.add_argument("--impl", action="append")
+    a = ap.parse_args(argv)
+    if a.cmd == "plugin-args" and a.mark is None:
+        a.mark = [MARK]
+    if getattr(a, "jobs", 1) < 1:
+        ap.error("--jobs must be at least 1")
+    try:
+        {"plugin-args": cmd_plugin_args, "model": cmd_model, "table": cmd_table}[a.cmd](a)
+    except Error as e:
+        print(f"cycles.py: error: {e}", file=sys.stderr)
+        return 1
+    except BrokenPipeError:         # cycles.py table | head
+        sys.stderr.close()
+        return 0
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
