@@ -17,6 +17,8 @@
 #        the chain (plugin, conversion, llvm-mca) on a hand-written guest
 #        (tools/cycles-selftest/) whose counts and cycles are worked out by
 #        hand; part of make test.
+#   CYCLES_TABLE=0: make the CSV, print no table (for callers such as
+#   bench-check, whose own output shows the figures it checks).
 #   With LIB_SIZE=small the image, log, trace and CSVs are the size-first
 #   lib's, suffixed -small.  A model run reuses llvm-mca results by content
 #   from $(O)/cycles/mca-cache/ (cells whose instructions did not change).
@@ -32,6 +34,7 @@ CYCLES_WM_CSV := $(CYCLES_DIR)/cycles-wordmerge$(CYCLES_SUFFIX).csv
 CYCLES_PY := python3 tools/cycles.py
 CYCLES_MODEL = $(CYCLES_PY) model --elf $(CYCLES_ELF) --log $(CYCLES_LOG) \
 	--trace $(CYCLES_TRACE) --cache $(CYCLES_DIR)/mca-cache
+CYCLES_TABLE ?= 1
 TRACE_PLUGIN := $(O)/tools/trace.so
 TEST_DEPS += llvm
 
@@ -75,12 +78,12 @@ $(CYCLES_WM_CSV): $(CYCLES_TRACE) tools/cycles.py
 cycles: cycles-trace
 	$(Q)tools/deps.sh llvm
 	$(Q)$(MAKE) --no-print-directory $(CYCLES_CSV)
-	$(Q)$(CYCLES_PY) table $(CYCLES_CSV)
+	$(Q)[ "$(CYCLES_TABLE)" = 0 ] || $(CYCLES_PY) table $(CYCLES_CSV)
 
 cycles-wordmerge: cycles-trace
 	$(Q)tools/deps.sh llvm
 	$(Q)$(MAKE) --no-print-directory $(CYCLES_WM_CSV)
-	$(Q)$(CYCLES_PY) table $(CYCLES_WM_CSV)
+	$(Q)[ "$(CYCLES_TABLE)" = 0 ] || $(CYCLES_PY) table $(CYCLES_WM_CSV)
 
 # ---- the selftest --------------------------------------------------------------
 CYCLES_ST_SRC := tools/cycles-selftest
