@@ -57,19 +57,22 @@
 
 #if defined(__clang__)
 #define WM_NO_LIBCALLS __attribute__((no_builtin))
+#define WM_LOOP_POINTERS
 #elif defined(__GNUC__)
 #pragma GCC optimize("no-tree-loop-distribute-patterns")
-/*
- * GCC would otherwise recompute a pointer's value after a loop from its
- * start and the length (final value replacement) instead of taking it from
- * the loop, keeping both alive through the loop: the word loops then ran out
- * of registers and saved callee-saved ones on every call (measured with
- * gcc 12 -O2 for rv64: 11 saved registers and 212 bytes of code less).
- */
-#pragma GCC optimize("no-tree-scev-cprop")
 #define WM_NO_LIBCALLS
+/*
+ * On the functions with word loops: GCC would otherwise recompute a
+ * pointer's value after a loop from its start and the length (final value
+ * replacement) instead of taking it from the loop, keeping both alive
+ * through the loop.  The loops then ran out of registers and saved
+ * callee-saved ones on every call (measured with gcc 12 -O2 for rv64:
+ * 11 saved registers and 212 bytes of code less without it).
+ */
+#define WM_LOOP_POINTERS __attribute__((optimize("no-tree-scev-cprop"), flatten))
 #else
 #define WM_NO_LIBCALLS
+#define WM_LOOP_POINTERS
 #endif
 
 #ifndef WM_SMALL_CODE
@@ -368,7 +371,7 @@ static inline const word *wm_words_bwd(word *dw, const word *sw, word *dstop)
 	dw[(i) + 1] = MERGE(w1, w2, ls, rs);          \
 	dw[(i) + 2] = MERGE(w2, w3, ls, rs);          \
 	dw[(i) + 3] = MERGE(w3, w4, ls, rs);
-WM_NO_LIBCALLS static __attribute__((noinline)) void *wm_merge_fwd(void *dst, const unsigned char *s, size_t n, unsigned char *d)
+WM_NO_LIBCALLS WM_LOOP_POINTERS static __attribute__((noinline)) void *wm_merge_fwd(void *dst, const unsigned char *s, size_t n, unsigned char *d)
 {
 	uintptr_t off = (uintptr_t)s & WMASK;
 	const word *sw = (const word *)(s - off);
@@ -387,14 +390,17 @@ WM_NO_LIBCALLS static __attribute__((noinline)) void *wm_merge_fwd(void *dst, co
 			dw += 8;
 			sw += 8;
 		}
-		/* The last 0..7 words: pairs, then an odd one. */
+		/*
+		 * The last 0..7 words: pairs, then an odd one.  Each load
+		 * right before its store here: loading both first cost a move
+		 * per pair, more than it saved for at most three pairs.
+		 */
 		dend = (word *)((unsigned char *)dw + (n & 6 * WSIZE));
 		while (dw != dend) {
-			w1 = sw[1];
-			hi = sw[2];
-			dw[0] = MERGE(lo, w1, ls, rs);
-			dw[1] = MERGE(w1, hi, ls, rs);
-			lo = hi;
+			hi = sw[1];
+			dw[0] = MERGE(lo, hi, ls, rs);
+			lo = sw[2];
+			dw[1] = MERGE(hi, lo, ls, rs);
 			dw += 2;
 			sw += 2;
 		}
@@ -433,7 +439,7 @@ WM_NO_LIBCALLS static __attribute__((noinline)) void *wm_merge_fwd(void *dst, co
 	dw[-(i) - 2] = MERGE(w2, w1, ls, rs);         \
 	dw[-(i) - 3] = MERGE(w3, w2, ls, rs);         \
 	dw[-(i) - 4] = MERGE(w4, w3, ls, rs);
-WM_NO_LIBCALLS static __attribute__((noinline)) void *wm_merge_bwd(void *dst, const unsigned char *s, size_t n, unsigned char *e)
+WM_NO_LIBCALLS WM_LOOP_POINTERS static __attribute__((noinline)) void *wm_merge_bwd(void *dst, const unsigned char *s, size_t n, unsigned char *e)
 {
 	uintptr_t off = (uintptr_t)s & WMASK;
 	const word *sw = (const word *)(s - off);
@@ -452,14 +458,13 @@ WM_NO_LIBCALLS static __attribute__((noinline)) void *wm_merge_bwd(void *dst, co
 			dw -= 8;
 			sw -= 8;
 		}
-		/* The last 0..7 words: pairs, then an odd one. */
+		/* The last 0..7 words: pairs, then an odd one, as forward. */
 		dstop = (word *)((unsigned char *)dw - (n & 6 * WSIZE));
 		while (dw != dstop) {
-			w1 = sw[-1];
-			lo = sw[-2];
-			dw[-1] = MERGE(w1, hi, ls, rs);
-			dw[-2] = MERGE(lo, w1, ls, rs);
-			hi = lo;
+			lo = sw[-1];
+			dw[-1] = MERGE(lo, hi, ls, rs);
+			hi = sw[-2];
+			dw[-2] = MERGE(hi, lo, ls, rs);
 			dw -= 2;
 			sw -= 2;
 		}
@@ -493,7 +498,7 @@ WM_NO_LIBCALLS static __attribute__((noinline)) void *wm_merge_bwd(void *dst, co
  * noinline, and called in tail position: left to itself GCC splits memcpy
  * and keeps dst in a saved register across the call, which costs every call.
  */
-WM_NO_LIBCALLS static __attribute__((noinline)) void *wm_copy_fwd(void *dst, const void *src, size_t n)
+WM_NO_LIBCALLS WM_LOOP_POINTERS static __attribute__((noinline)) void *wm_copy_fwd(void *dst, const void *src, size_t n)
 {
 	unsigned char *d = dst;
 	const unsigned char *s = src;
@@ -525,7 +530,7 @@ WM_NO_LIBCALLS static __attribute__((noinline)) void *wm_copy_fwd(void *dst, con
  * Backward copy of n >= WSIZE bytes, highest address first: the mirror image
  * of wm_copy_fwd, for memmove when dst > src and the buffers overlap.
  */
-WM_NO_LIBCALLS static __attribute__((noinline)) void *wm_copy_bwd(void *dst, const void *src, size_t n)
+WM_NO_LIBCALLS WM_LOOP_POINTERS static __attribute__((noinline)) void *wm_copy_bwd(void *dst, const void *src, size_t n)
 {
 	unsigned char *d = (unsigned char *)dst + n;
 	const unsigned char *s = (const unsigned char *)src + n;
@@ -644,10 +649,11 @@ WM_NO_LIBCALLS void *WM_NAME(memset)(void *dst, int c, size_t n)
 		}
 		/*
 		 * 2. Whole words, 32 per iteration, else 4, else one at a
-		 * time.  Blocks may overlap: the first block goes at dw and
-		 * the loop then starts just far enough on for its blocks to
-		 * end at dend.  Storing the same value twice over the overlap
-		 * costs less than a loop for the odd words.
+		 * time.  When the count is not a multiple of the block, a
+		 * first block goes at dw and the loop starts just far enough
+		 * on for its blocks to end at dend: storing the same value
+		 * twice over the overlap costs less than a loop for the odd
+		 * words.
 		 */
 		dw = (word *)d;
 		dend = (word *)(d + (n & ~WMASK));
@@ -655,8 +661,10 @@ WM_NO_LIBCALLS void *WM_NAME(memset)(void *dst, int c, size_t n)
 			/* one at a time, below */
 		} else if (n >= 32 * WSIZE) {
 #define SET(i) dw[i] = w; dw[(i) + 16] = w;
-			R16(SET)
-			dw += (((size_t)(dend - dw) - 1) & 31) + 1;
+			if (n & 31 * WSIZE) {
+				R16(SET)
+				dw = (word *)((unsigned char *)dw + (n & 31 * WSIZE));
+			}
 			while (dw != dend) {
 				R16(SET)
 				dw += 32;
@@ -664,8 +672,10 @@ WM_NO_LIBCALLS void *WM_NAME(memset)(void *dst, int c, size_t n)
 #undef SET
 		} else {
 #define SET(i) dw[i] = w;
-			R4(SET)
-			dw += (((size_t)(dend - dw) - 1) & 3) + 1;
+			if (n & 3 * WSIZE) {
+				R4(SET)
+				dw = (word *)((unsigned char *)dw + (n & 3 * WSIZE));
+			}
 			while (dw != dend) {
 				R4(SET)
 				dw += 4;
