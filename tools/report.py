@@ -408,8 +408,8 @@ def read_targets(path):
                 rows.append({"fn": fn, "opt": n, "what": pairs, "kind": kind,
                              "bound": int(bound), "line": i})
                 continue
-            if fn not in FN_ORDER or pairs not in ("al", "mis", "any") or \
-                    kind not in TARGET_KINDS:
+            if fn not in FN_ORDER or kind not in TARGET_KINDS or not (
+                    pairs in ("al", "mis", "any") or re.fullmatch(r"\d(,\d)?", pairs)):
                 raise ValueError("unknown function, pairs or kind")
             rows.append({"fn": fn, "n": int(n), "pairs": pairs, "kind": kind,
                          "bound": float(bound), "ceiling": ceiling, "line": i,
@@ -477,7 +477,8 @@ def eval_targets(data, targets, sizes, model=None):
 
         def in_cell(k):
             return k[0] == fn and k[1] == "wordmerge" and k[4] == n and \
-                (cls == "any" or pair_class(fn, k[2], k[3]) == cls)
+                (cls == "any" or pair_class(fn, k[2], k[3]) == cls or
+                 cls == (f"{k[2]}" if k[3] is None else f"{k[2]},{k[3]}"))
 
         def pname(k):
             return f"dst%8={k[2]}" if k[3] is None else f"({k[2]},{k[3]})"
