@@ -17,6 +17,12 @@
 #        the chain (plugin, conversion, llvm-mca) on a hand-written guest
 #        (tools/cycles-selftest/) whose counts and cycles are worked out by
 #        hand; part of make test.
+#   make cycles-compare BASE=REV
+#        wordmerge's model with lib/wordmerge.c as at git revision REV (built
+#        with this tree's harness, in $(O)/cycles-base/) against this tree's,
+#        cell by cell: how many cells got better or worse, the totals, and
+#        every cell made worse (tools/cycles.py compare).  For a lib change:
+#        make cycles-compare BASE=HEAD before committing it.
 #   CYCLES_TABLE=0: make the CSV, print no table (for callers such as
 #   bench-check, whose own output shows the figures it checks).
 #   With LIB_SIZE=small the image, log, trace and CSVs are the size-first
@@ -111,3 +117,18 @@ cycles-selftest: $(CYCLES_ST_ELF) $(TRACE_PLUGIN)
 		{ echo "FAIL: cycles-selftest: the guest did not run (QEMU exit $$?)"; exit 1; }
 	$(Q)python3 $(CYCLES_ST_SRC)/check.py --elf $(CYCLES_ST_ELF) --trace $(CYCLES_ST_TRACE)
 TESTS += cycles-selftest
+
+# The lib of another revision, against this tree's.
+CYCLES_BASE_O := $(O)/cycles-base
+.PHONY: cycles-compare
+cycles-compare:
+	$(Q)[ -n "$(BASE)" ] || { echo "usage: make cycles-compare BASE=REV (a git revision, e.g. HEAD)" >&2; exit 2; }
+	$(Q)mkdir -p $(CYCLES_BASE_O)
+	$(Q)git show "$(BASE):lib/wordmerge.c" > $(CYCLES_BASE_O)/wordmerge.c.tmp || \
+		{ rm -f $(CYCLES_BASE_O)/wordmerge.c.tmp; echo "cycles-compare: no lib/wordmerge.c at $(BASE)" >&2; exit 2; }
+	$(Q)cmp -s $(CYCLES_BASE_O)/wordmerge.c.tmp $(CYCLES_BASE_O)/wordmerge.c && \
+		rm $(CYCLES_BASE_O)/wordmerge.c.tmp || mv $(CYCLES_BASE_O)/wordmerge.c.tmp $(CYCLES_BASE_O)/wordmerge.c
+	$(Q)$(MAKE) -s --no-print-directory O=$(CYCLES_BASE_O) LIB_SRC=$(CYCLES_BASE_O)/wordmerge.c \
+		CYCLES_TABLE=0 cycles-wordmerge
+	$(Q)$(MAKE) -s --no-print-directory CYCLES_TABLE=0 cycles-wordmerge
+	$(Q)$(CYCLES_PY) compare $(CYCLES_BASE_O)/cycles/cycles-wordmerge$(CYCLES_SUFFIX).csv $(CYCLES_WM_CSV)

@@ -11,6 +11,9 @@ instructions the call executed under QEMU, by LLVM's machine-code analyzer.
         the model of every cell of a BENCH=trace log (tests/cycles.mk)
     cycles.py table CSV [--impl NAME]...
         the model's table, read back from its CSV
+    cycles.py compare BEFORE.csv AFTER.csv [--impl NAME]...
+        cell by cell: how many cells each metric made better, kept or made
+        worse, the totals, and every cell made worse (make cycles-compare)
 
 How a cell becomes cycles (model):
  1. The trace (tools/trace-plugin.c) holds one window per timed call: every
@@ -896,6 +899,32 @@ def cmd_table(a):
             print(f"{n:>7}" + "".join(cols))
 
 
+def cmd_compare(a):
+    """Cell by cell, BEFORE against AFTER: how many cells each metric made
+    better, kept or made worse, the totals, and every cell made worse."""
+    rows = []
+    for path in (a.before, a.after):
+        _, rs = read_csv(path)
+        rows.append({(r["impl"], r["kind"], r["fn"], r["dst"], r["src"], r["n"]): r
+                     for r in rs if not a.impl or r["impl"] in a.impl})
+    keys = [k for k in rows[0] if k in rows[1]]
+    if not keys:
+        raise Error(f"{a.before} and {a.after} have no cell in common")
+    print(f"{len(keys)} cells in both ({a.before} -> {a.after})")
+    worse = []
+    for m, name in (("ins", "instructions"), ("u74", "U74 model"), ("u54", "U54 model")):
+        b = sum(rows[0][k][m] for k in keys)
+        f = sum(rows[1][k][m] for k in keys)
+        d = [rows[1][k][m] - rows[0][k][m] for k in keys]
+        print(f"{name:>12}: {sum(x < 0 for x in d)} cells better, {sum(x == 0 for x in d)} "
+              f"the same, {sum(x > 0 for x in d)} worse; total {b} -> {f} ({f / b - 1:+.1%})")
+        worse += [(k, name, rows[0][k][m], rows[1][k][m]) for k, x in zip(keys, d) if x > 0]
+    for (impl, kind, fn, dst, src, n), name, x, y in sorted(worse):
+        pair = f"dst%8={dst}" if src is None else f"({dst},{src})"
+        print(f"worse: {impl} {fn} {pair} n={n}{' (extra)' if kind == 'extra' else ''}: "
+              f"{name} {x} -> {y}")
+
+
 def cmd_plugin_args(a):
     print(plugin_args(Elf(a.elf), a.harness.split(","), a.mark))
 
@@ -928,13 +957,18 @@ def main(argv=None):
     p = sub.add_parser("table", help="print the table of a model CSV")
     p.add_argument("csv")
     p.add_argument("--impl", action="append")
+    p = sub.add_parser("compare", help="compare two model CSVs cell by cell")
+    p.add_argument("before")
+    p.add_argument("after")
+    p.add_argument("--impl", action="append", help="only this implementation (repeatable)")
     a = ap.parse_args(argv)
     if a.cmd == "plugin-args" and a.mark is None:
         a.mark = [MARK]
     if getattr(a, "jobs", 1) < 1:
         ap.error("--jobs must be at least 1")
     try:
-        {"plugin-args": cmd_plugin_args, "model": cmd_model, "table": cmd_table}[a.cmd](a)
+        {"plugin-args": cmd_plugin_args, "model": cmd_model, "table": cmd_table,
+         "compare": cmd_compare}[a.cmd](a)
     except Error as e:
         print(f"cycles.py: error: {e}", file=sys.stderr)
         return 1
