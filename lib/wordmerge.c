@@ -316,8 +316,16 @@ static inline void wm_head_bwd(unsigned char *e, const unsigned char *s, uintptr
 #define ST(i) dw[i] = w##i;
 static inline const word *wm_words_fwd(word *dw, const word *sw, word *dend)
 {
-	word *dblk = WM_SMALL_CODE ? dend : dw + ((size_t)(dend - dw) & 15);
+	word *dblk = dw + ((size_t)(dend - dw) & 15);
 
+	if (WM_SMALL_CODE) {
+		/* Bottom-tested: at -Os GCC keeps a while loop's test on top. */
+		if (dw != dend)
+			do
+				*dw++ = *sw++;
+			while (dw != dend);
+		return sw;
+	}
 	while (dw != dblk)
 		*dw++ = *sw++;
 	while (dw != dend) {
@@ -338,8 +346,15 @@ static inline const word *wm_words_fwd(word *dw, const word *sw, word *dend)
 #define ST(i) dw[-1 - (i)] = w##i;
 static inline const word *wm_words_bwd(word *dw, const word *sw, word *dstop)
 {
-	word *dblk = WM_SMALL_CODE ? dstop : dw - ((size_t)(dw - dstop) & 15);
+	word *dblk = dw - ((size_t)(dw - dstop) & 15);
 
+	if (WM_SMALL_CODE) {
+		if (dw != dstop)
+			do
+				*--dw = *--sw;
+			while (dw != dstop);
+		return sw;
+	}
 	while (dw != dblk)
 		*--dw = *--sw;
 	while (dw != dstop) {
@@ -385,7 +400,17 @@ WM_NO_LIBCALLS WM_LOOP_POINTERS static __attribute__((noinline)) void *wm_merge_
 	int rs = WBITS - ls;
 	word lo = sw[0], w1, w2, w3, hi;
 
-	if (!WM_SMALL_CODE) {
+	if (WM_SMALL_CODE) {
+		/* One at a time, bottom-tested as in wm_words_fwd. */
+		dend = (word *)(d + (n & ~WMASK));
+		if (dw != dend) {
+			do {
+				hi = *++sw;
+				*dw++ = MERGE(lo, hi, ls, rs);
+				lo = hi;
+			} while (dw != dend);
+		}
+	} else {
 		word *dblk = (word *)(d + (n & ~(8 * WSIZE - 1)));
 
 		while (dw != dblk) {
@@ -408,12 +433,11 @@ WM_NO_LIBCALLS WM_LOOP_POINTERS static __attribute__((noinline)) void *wm_merge_
 			dw += 2;
 			sw += 2;
 		}
-	}
-	dend = (word *)((unsigned char *)dw + (n & (WM_SMALL_CODE ? ~WMASK : WSIZE)));
-	while (dw != dend) {
-		hi = *++sw;
-		*dw++ = MERGE(lo, hi, ls, rs);
-		lo = hi;
+		if (n & WSIZE) {
+			hi = *++sw;
+			*dw++ = MERGE(lo, hi, ls, rs);
+			lo = hi;
+		}
 	}
 	/* 4. The tail: its first bytes are those of lo from off on. */
 	n &= WMASK;
@@ -453,7 +477,16 @@ WM_NO_LIBCALLS WM_LOOP_POINTERS static __attribute__((noinline)) void *wm_merge_
 	int rs = WBITS - ls;
 	word hi = sw[0], w1, w2, w3, lo;
 
-	if (!WM_SMALL_CODE) {
+	if (WM_SMALL_CODE) {
+		dstop = (word *)(e - (n & ~WMASK));
+		if (dw != dstop) {
+			do {
+				lo = *--sw;
+				*--dw = MERGE(lo, hi, ls, rs);
+				hi = lo;
+			} while (dw != dstop);
+		}
+	} else {
 		word *dblk = (word *)(e - (n & ~(8 * WSIZE - 1)));
 
 		while (dw != dblk) {
@@ -472,12 +505,11 @@ WM_NO_LIBCALLS WM_LOOP_POINTERS static __attribute__((noinline)) void *wm_merge_
 			dw -= 2;
 			sw -= 2;
 		}
-	}
-	dstop = (word *)((unsigned char *)dw - (n & (WM_SMALL_CODE ? ~WMASK : WSIZE)));
-	while (dw != dstop) {
-		lo = *--sw;
-		*--dw = MERGE(lo, hi, ls, rs);
-		hi = lo;
+		if (n & WSIZE) {
+			lo = *--sw;
+			*--dw = MERGE(lo, hi, ls, rs);
+			hi = lo;
+		}
 	}
 	/* 4. The tail: its last bytes are those of hi below off. */
 	n &= WMASK;
