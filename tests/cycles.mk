@@ -44,7 +44,7 @@ CYCLES_TABLE ?= 1
 TRACE_PLUGIN := $(O)/tools/trace.so
 TEST_DEPS += llvm
 
-$(TRACE_PLUGIN): tools/trace-plugin.c tests/cycles.mk
+$(TRACE_PLUGIN): tools/trace-plugin.c tools/qemu-plugin-api.h tests/cycles.mk
 	@mkdir -p $(@D)
 	$(quiet) HOSTCC $@
 	$(Q)gcc -shared -fPIC -O2 -Wall -Wextra -Werror -o $@ $< -lpthread

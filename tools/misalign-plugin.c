@@ -24,11 +24,8 @@
  *
  * Build: gcc -shared -fPIC -O2 -Wall -Wextra -Werror -o misalign.so \
  *            misalign-plugin.c -lpthread
- * Debian ships no qemu-plugin.h, so the few API pieces used are declared
- * below.  They match the QEMU 7.2 public plugin API (include/qemu/
- * qemu-plugin.h, QEMU_PLUGIN_VERSION 1; cross-checked against the symbols
- * exported by Debian 12's qemu-system-riscv64 7.2).  The QEMU functions are
- * resolved from the QEMU executable when it dlopen()s this object.
+ * Debian ships no qemu-plugin.h: the API pieces used are declared in
+ * qemu-plugin-api.h beside this file.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -40,73 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- QEMU 7.2 plugin API subset (include/qemu/qemu-plugin.h, v7.2) ---- */
-
-#define QEMU_PLUGIN_EXPORT __attribute__((visibility("default")))
-#define QEMU_PLUGIN_VERSION 1
-
-typedef uint64_t qemu_plugin_id_t;
-
-typedef struct qemu_info_t {
-    const char *target_name;        /* e.g. "riscv64" */
-    struct {
-        int min;
-        int cur;
-    } version;                      /* plugin API versions QEMU supports */
-    bool system_emulation;
-    union {
-        struct {
-            int smp_vcpus;
-            int max_vcpus;
-        } system;
-    };
-} qemu_info_t;
-
-struct qemu_plugin_tb;              /* opaque */
-struct qemu_plugin_insn;            /* opaque */
-
-enum qemu_plugin_cb_flags {
-    QEMU_PLUGIN_CB_NO_REGS,
-    QEMU_PLUGIN_CB_R_REGS,
-    QEMU_PLUGIN_CB_RW_REGS,
-};
-
-enum qemu_plugin_mem_rw {
-    QEMU_PLUGIN_MEM_R = 1,
-    QEMU_PLUGIN_MEM_W,
-    QEMU_PLUGIN_MEM_RW,
-};
-
-typedef uint32_t qemu_plugin_meminfo_t;
-
-typedef void (*qemu_plugin_udata_cb_t)(qemu_plugin_id_t id, void *userdata);
-typedef void (*qemu_plugin_vcpu_tb_trans_cb_t)(qemu_plugin_id_t id,
-                                               struct qemu_plugin_tb *tb);
-typedef void (*qemu_plugin_vcpu_mem_cb_t)(unsigned int vcpu_index,
-                                          qemu_plugin_meminfo_t info,
-                                          uint64_t vaddr, void *userdata);
-
-void qemu_plugin_register_vcpu_tb_trans_cb(qemu_plugin_id_t id,
-                                           qemu_plugin_vcpu_tb_trans_cb_t cb);
-size_t qemu_plugin_tb_n_insns(const struct qemu_plugin_tb *tb);
-struct qemu_plugin_insn *qemu_plugin_tb_get_insn(const struct qemu_plugin_tb *tb,
-                                                 size_t idx);
-uint64_t qemu_plugin_insn_vaddr(const struct qemu_plugin_insn *insn);
-void qemu_plugin_register_vcpu_mem_cb(struct qemu_plugin_insn *insn,
-                                      qemu_plugin_vcpu_mem_cb_t cb,
-                                      enum qemu_plugin_cb_flags flags,
-                                      enum qemu_plugin_mem_rw rw,
-                                      void *userdata);
-unsigned int qemu_plugin_mem_size_shift(qemu_plugin_meminfo_t info);
-bool qemu_plugin_mem_is_store(qemu_plugin_meminfo_t info);
-void qemu_plugin_register_atexit_cb(qemu_plugin_id_t id,
-                                    qemu_plugin_udata_cb_t cb, void *userdata);
-
-/* Exported symbols QEMU looks up with dlsym(). */
-QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
-QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
-                                           const qemu_info_t *info,
-                                           int argc, char **argv);
+#include "qemu-plugin-api.h"
 
 /* ---------------------------- plugin state ---------------------------- */
 

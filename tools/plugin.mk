@@ -42,6 +42,7 @@ MISALIGN_TABLE    := $(MISALIGN_PYTHON) $(MISALIGN_TOOLS_DIR)/misalign-table.py 
 misalign_plugin_arg = -plugin file=$(MISALIGN_PLUGIN),out=$(1)
 
 $(MISALIGN_PLUGIN): $(MISALIGN_TOOLS_DIR)/misalign-plugin.c \
+                    $(MISALIGN_TOOLS_DIR)/qemu-plugin-api.h \
                     $(MISALIGN_TOOLS_DIR)/plugin.mk
 	@mkdir -p $(@D)
 	$(quiet) HOSTCC $@

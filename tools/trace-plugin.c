@@ -41,10 +41,8 @@
  * on a "! <text>" line.  open=1: QEMU exited inside a window.
  *
  * Build: gcc -shared -fPIC -O2 -Wall -Wextra -Werror -o trace.so trace-plugin.c
- * Debian ships no qemu-plugin.h, so the API pieces used are declared below,
- * as in misalign-plugin.c (QEMU 7.2 include/qemu/qemu-plugin.h, API version
- * 1; cross-checked against the symbols Debian 12's qemu-system-riscv64
- * exports).
+ * Debian ships no qemu-plugin.h: the API pieces used are declared in
+ * qemu-plugin-api.h beside this file.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -56,62 +54,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- QEMU 7.2 plugin API subset (include/qemu/qemu-plugin.h, v7.2) ---- */
-
-#define QEMU_PLUGIN_EXPORT __attribute__((visibility("default")))
-#define QEMU_PLUGIN_VERSION 1
-
-typedef uint64_t qemu_plugin_id_t;
-
-typedef struct qemu_info_t {
-    const char *target_name;
-    struct {
-        int min;
-        int cur;
-    } version;
-    bool system_emulation;
-    union {
-        struct {
-            int smp_vcpus;
-            int max_vcpus;
-        } system;
-    };
-} qemu_info_t;
-
-struct qemu_plugin_tb;
-struct qemu_plugin_insn;
-
-enum qemu_plugin_cb_flags {
-    QEMU_PLUGIN_CB_NO_REGS,
-    QEMU_PLUGIN_CB_R_REGS,
-    QEMU_PLUGIN_CB_RW_REGS,
-};
-
-typedef void (*qemu_plugin_udata_cb_t)(qemu_plugin_id_t id, void *userdata);
-typedef void (*qemu_plugin_vcpu_udata_cb_t)(unsigned int vcpu_index,
-                                            void *userdata);
-typedef void (*qemu_plugin_vcpu_tb_trans_cb_t)(qemu_plugin_id_t id,
-                                               struct qemu_plugin_tb *tb);
-
-void qemu_plugin_register_vcpu_tb_trans_cb(qemu_plugin_id_t id,
-                                           qemu_plugin_vcpu_tb_trans_cb_t cb);
-size_t qemu_plugin_tb_n_insns(const struct qemu_plugin_tb *tb);
-struct qemu_plugin_insn *qemu_plugin_tb_get_insn(const struct qemu_plugin_tb *tb,
-                                                 size_t idx);
-uint64_t qemu_plugin_insn_vaddr(const struct qemu_plugin_insn *insn);
-const void *qemu_plugin_insn_data(const struct qemu_plugin_insn *insn);
-size_t qemu_plugin_insn_size(const struct qemu_plugin_insn *insn);
-void qemu_plugin_register_vcpu_insn_exec_cb(struct qemu_plugin_insn *insn,
-                                            qemu_plugin_vcpu_udata_cb_t cb,
-                                            enum qemu_plugin_cb_flags flags,
-                                            void *userdata);
-void qemu_plugin_register_atexit_cb(qemu_plugin_id_t id,
-                                    qemu_plugin_udata_cb_t cb, void *userdata);
-
-QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
-QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
-                                           const qemu_info_t *info,
-                                           int argc, char **argv);
+#include "qemu-plugin-api.h"
 
 /* ---------------------------- plugin state ---------------------------- */
 
