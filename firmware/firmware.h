@@ -14,8 +14,8 @@ struct fdt_info {
 	int has_finisher;		/* a "sifive,test0" node (QEMU virt) */
 	uint64_t finisher;		/* its register address */
 };
-/* 0 on success; -1 if the blob is not a device tree or is malformed. */
-int fdt_scan(const void *fdt, struct fdt_info *info);
+/* NULL on success; else why the blob is no usable device tree. */
+const char *fdt_scan(const void *fdt, struct fdt_info *info);
 
 /* console.c: picolibc stdout on the SBI console; returns its description. */
 const char *console_init(void);

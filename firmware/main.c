@@ -74,10 +74,16 @@ void fw_main(unsigned long hartid, const void *dtb)
 	struct suite_result res = { 0, 0, 0, 0 };
 	struct fdt_info fdt;
 	const char *console = console_init();
+	const char *why;
 	int status;
 
-	if (fdt_scan(dtb, &fdt) != 0) {
-		printf("FAIL: no valid device tree at a1=%p (expected magic 0xd00dfeed)\n", dtb);
+#if WM_TRAP_SELFTEST == 2
+	/* make TRAP_SELFTEST=2: a trap before the device tree is read. */
+	trap_selftest();
+#endif
+	why = fdt_scan(dtb, &fdt);
+	if (why) {
+		printf("FAIL: %s (a1=%p)\n", why, dtb);
 		printf("EXIT: STATUS=%d\n", STATUS_NO_FDT);
 		platform_exit(STATUS_NO_FDT);
 	}
@@ -90,7 +96,7 @@ void fw_main(unsigned long hartid, const void *dtb)
 		platform_exit(STATUS_NO_FDT);
 	}
 
-#if WM_TRAP_SELFTEST
+#if WM_TRAP_SELFTEST == 1
 	/* make TRAP_SELFTEST=1 (tests/qemu.mk): the trap report, end to end. */
 	trap_selftest();
 #endif

@@ -5,7 +5,10 @@
  * (status << 16) | 0x3333 = fail with that exit code.  OpenSBI's SRST shutdown
  * cannot report a failure to QEMU, so it is only the fallback for machines
  * without a finisher (sifive_u, real boards), where run-qemu.sh reads the
- * status from the EXIT: line instead.
+ * status from the EXIT: line instead.  Until the device tree has been read,
+ * the platform's build-time address (the Makefile's finisher_PLATFORM, 0 for
+ * none) stands in, so that an exit before that point (an unusable tree, an
+ * early trap) still reaches QEMU.
  */
 #include <stdio.h>
 
@@ -15,12 +18,18 @@
 #define FINISHER_PASS 0x5555
 #define FINISHER_FAIL 0x3333
 
-static volatile uint32_t *platform_finisher;
+#ifndef WM_FALLBACK_FINISHER
+#define WM_FALLBACK_FINISHER 0
+#endif
 
+static volatile uint32_t *platform_finisher =
+	(volatile uint32_t *)(uintptr_t)WM_FALLBACK_FINISHER;
+
+/* Once the tree is read it is the truth: its finisher, or none. */
 void platform_set_finisher(const struct fdt_info *info)
 {
-	if (info->has_finisher)
-		platform_finisher = (volatile uint32_t *)(uintptr_t)info->finisher;
+	platform_finisher = info->has_finisher
+		? (volatile uint32_t *)(uintptr_t)info->finisher : NULL;
 }
 
 void platform_exit(int status)

@@ -87,3 +87,44 @@ test-pmu-selftest:
 		echo "FAIL: simulated trap counts not handled as expected (run-qemu.sh exit $$rc, log $$d/run.out)"; exit 1; \
 	fi
 TESTS += test-pmu-selftest
+
+# Every exit status README documents comes out of run-qemu.sh exactly.  0, 1
+# and 2 after the banner: test-qemu, test-qemu-fault, test-trap; 3 after the
+# banner: the dtb-* jobs of tests/cross.mk.  Here the paths before the image
+# has read the device tree (so before it knows the finisher: a build-time
+# fallback carries the status to QEMU) and run-qemu.sh's own statuses.
+# One line a case: name | expected status | line the output must hold |
+# how to run it (run-qemu.sh arguments after its common ones).
+EXIT_DIR := $(O)/exit-status
+$(EXIT_DIR)/virt.dtb:
+	@mkdir -p $(@D)
+	$(Q)qemu-system-riscv64 -M virt,dumpdtb=$@ -m 256M -smp 1 -nographic -bios default >/dev/null 2>&1; \
+		test -s $@ || { echo "error: could not dump QEMU's device tree to $@" >&2; exit 1; }
+$(EXIT_DIR)/deep.dtb: $(EXIT_DIR)/virt.dtb
+	@mkdir -p $(@D)
+	$(Q)cp $< $@.tmp && fdtput -c -p $@.tmp /d1/d2/d3/d4/d5/d6/d7/d8/d9/d10/d11/d12/d13/d14/d15/d16/d17 && mv $@.tmp $@
+$(EXIT_DIR)/bad-name.dtb: $(EXIT_DIR)/virt.dtb tools/dtb-corrupt.py
+	@mkdir -p $(@D)
+	$(Q)python3 tools/dtb-corrupt.py $< $@.tmp fw-cfg@10100000 dma-coherent && mv $@.tmp $@
+EXIT_CASES = \
+  early-trap | 2 | ^TRAP: scause=0x2 .*<trap_selftest\+ | --elf $(EXIT_DIR)/trap2/virt/wordmerge.elf ;\
+  bad-tree | 3 | ^FAIL: device tree property name lies outside the strings block | --elf $(IMG).elf -- -dtb $(EXIT_DIR)/bad-name.dtb ;\
+  timeout-deep-tree | 124 | ^BANNER: model | --timeout 6 --elf $(IMG).elf -- -dtb $(EXIT_DIR)/deep.dtb ;\
+  no-exit-line | 125 | QEMU ended \(status 1\) without an EXIT: line | --elf $(IMG).elf -- -device no-such-device ;\
+  own-error | 126 | error: --smp takes a number | --smp x --elf $(IMG).elf
+.PHONY: test-exit-status
+test-exit-status: $(IMG).elf $(EXIT_DIR)/deep.dtb $(EXIT_DIR)/bad-name.dtb
+	$(Q)$(MAKE) --no-print-directory O=$(EXIT_DIR)/trap2 TRAP_SELFTEST=2 all >/dev/null
+	$(Q)fail=0; echo '$(EXIT_CASES)' | tr ';' '\n' | while IFS='|' read -r name want line args; do \
+		name=$$(echo $$name); want=$$(echo $$want); line=$$(echo "$$line" | sed 's/^ *//; s/ *$$//'); \
+		rc=0; eval "O=$(O) ./run-qemu.sh --no-build --timeout 60 --log $(EXIT_DIR)/$$name.log $$args" \
+			> $(EXIT_DIR)/$$name.out 2>&1 </dev/null || rc=$$?; \
+		if [ "$$rc" = "$$want" ] && grep -Eq "$$line" $(EXIT_DIR)/$$name.out; then \
+			echo "PASS: exit status $$want ($$name): $$(grep -Em1 "$$line" $(EXIT_DIR)/$$name.out)"; \
+		else \
+			echo "FAIL: $$name: run-qemu.sh exit $$rc, want $$want and a line matching '$$line' ($(EXIT_DIR)/$$name.out)"; \
+			exit 1; \
+		fi; \
+	done
+TESTS += test-exit-status
+TEST_DEPS += device-tree-compiler
