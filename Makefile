@@ -192,6 +192,7 @@ include tests/qemu.mk
 include tests/cross.mk
 include tests/bench.mk
 include tests/cycles.mk
+include tests/farm.mk
 
 # --- the QEMU misaligned-access plugin ---------------------------------------------
 include tools/plugin.mk
