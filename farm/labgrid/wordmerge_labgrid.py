@@ -1,0 +1,39 @@
+# SPDX-License-Identifier: MIT
+"""labgrid driver for the wordmerge image on QEMU (imported by
+qemu-virt.yaml's `imports:`).
+
+The image ends its run on QEMU virt through the "sifive,test0" finisher,
+and QEMU 7.2 then exits by itself with the image's status (-no-shutdown does
+not stop that).  labgrid's QEMUDriver expects to stop QEMU itself with QMP
+"quit" and fails with a broken pipe; this driver is QEMUDriver with an off()
+that accepts a QEMU that has already exited, and keeps its exit status.
+"""
+import attr
+
+from labgrid.driver import QEMUDriver
+from labgrid.factory import target_factory
+from labgrid.step import step
+
+
+@target_factory.reg_driver
+@attr.s(eq=False)
+class WordmergeQEMUDriver(QEMUDriver):
+    """QEMUDriver for a guest that may end QEMU itself (test finisher)."""
+
+    def __attrs_post_init__(self):
+        super().__attrs_post_init__()
+        self.exitcode = None
+
+    @step()
+    def off(self):
+        if not self.status:
+            return
+        child = self._child
+        if child is not None and child.poll() is None:
+            super().off()  # still running (a timeout): QMP quit as usual
+            return
+        # QEMU exited by itself: the guest wrote the test finisher.
+        self.exitcode = child.returncode if child is not None else None
+        self.logger.info("QEMU exited by itself with status %s", self.exitcode)
+        self._child = None
+        self.status = 0
