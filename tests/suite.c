@@ -7,6 +7,21 @@
  * match byte for byte, guards included.  The source must be unchanged and the
  * return value must be dst.
  *
+ * Where the platform gives it a region between two inaccessible pages
+ * (suite_set_guard(): mmap'd PROT_NONE pages on a hosted target, unmapped
+ * pages of the image's Sv39 map), each group also runs its calls with the
+ * source ending or starting right at an inaccessible page, or the
+ * destination starting right after or ending right at one: a read or write
+ * past the buffer faults, in any build, without a sanitizer.  The case
+ * running is kept in suite_now, so that the platform's fault report can name
+ * it (suite_current()).
+ *
+ * How much runs: SUITE_FULL (default on Linux hosts) runs every length
+ * 0..1024 at every offset pair and every overlap distance at every source
+ * offset; otherwise (the RISC-V image, qemu-user and rv32 runs) lengths
+ * 257..1024 go in steps of 2W + 1 (every residue mod 2W) and the far
+ * overlap distances at one source offset each.
+ *
  * Compile with -fno-builtin -fno-tree-loop-distribute-patterns: the model's
  * byte loops must stay byte loops, not calls to the functions under test.
  */
@@ -18,7 +33,20 @@
 #define W ((size_t)sizeof(unsigned long))
 #define GUARD (2 * W)         /* poison bytes checked on each side */
 #define MAX_OFF (2 * W)       /* offsets 0 .. 2W-1 */
-#define SMALL_MAX 256         /* every length 0..SMALL_MAX */
+#define SMALL_MAX 256         /* every length 0..SMALL_MAX, and overlaps */
+#define MID_MAX 1024          /* lengths SMALL_MAX+1..MID_MAX, all or sampled */
+#define FAR_LEN_MAX (16 * 1024) /* far overlaps: 4 KiB and 16 KiB moves */
+#define FAR_DIST_MAX 129
+
+#ifndef SUITE_FULL
+#if defined(__linux__)
+#define SUITE_FULL 1
+#else
+#define SUITE_FULL 0
+#endif
+#endif
+/* Step through SMALL_MAX+1..MID_MAX: 1, or 2W + 1 (every residue mod 2W). */
+#define MID_STEP (SUITE_FULL ? 1 : 2 * W + 1)
 #define BIG_MAX ((size_t)1024 * 1024 + 5)
 #define SPAN (BIG_MAX + 2 * MAX_OFF + 2 * GUARD + 256)
 #define DETAIL_MAX 5          /* FAIL lines printed per group and impl */
@@ -26,10 +54,58 @@
 static _Alignas(64) unsigned char suite_src[SPAN];  /* source pattern */
 static _Alignas(64) unsigned char suite_dpre[SPAN]; /* pristine dst pattern */
 static _Alignas(64) unsigned char suite_dst[SPAN];  /* what the call wrote */
-static _Alignas(64) unsigned char suite_exp[SPAN];  /* what the model wrote */
+static _Alignas(64) unsigned char suite_spre[SPAN]; /* pristine source */
 
 /* Per group and implementation: cases run, cases failed. */
 static unsigned long suite_cases, suite_fails;
+
+/*
+ * The case running now, for failure lines and the platform's fault report:
+ * fn[impl], then fmt with a, b and len (a printf format of two longs and an
+ * unsigned long).  fn is NULL between cases.
+ */
+static struct {
+	const char *fn, *impl, *fmt;
+	long a, b;
+	unsigned long len;
+} suite_now;
+
+static void now_set(const char *fn, const struct suite_impl *impl,
+		    const char *fmt, long a, long b, size_t len)
+{
+	suite_now.fn = fn;
+	suite_now.impl = impl->name;
+	suite_now.fmt = fmt;
+	suite_now.a = a;
+	suite_now.b = b;
+	suite_now.len = (unsigned long)len;
+}
+
+static void now_desc(char *buf, size_t size)
+{
+	snprintf(buf, size, suite_now.fmt, suite_now.a, suite_now.b, suite_now.len);
+}
+
+int suite_current(char *buf, size_t size)
+{
+	int k;
+
+	if (!suite_now.fn || !size)
+		return 0;
+	k = snprintf(buf, size, "%s[%s] ", suite_now.fn, suite_now.impl);
+	if (k >= 0 && (size_t)k < size)
+		now_desc(buf + k, size - (size_t)k);
+	return 1;
+}
+
+/* The guard region: [guard_lo, guard_hi) accessible, the pages around not. */
+static unsigned char *guard_lo, *guard_hi;
+
+void suite_set_guard(void *lo, void *hi)
+{
+	guard_lo = lo;
+	guard_hi = hi;
+}
 
 static unsigned char pattern(size_t i, uint32_t seed)
 {
@@ -62,16 +138,96 @@ static size_t bytes_diff(const unsigned char *a, const unsigned char *b, size_t 
  * (expected < 0: the return value was wrong).
  */
 static void case_fail(const char *fn, const struct suite_impl *impl,
-		      const char *desc, long at, int expected, int got)
+		      long at, int expected, int got)
 {
+	char desc[96];
+
 	if (++suite_fails > DETAIL_MAX)
 		return;
+	now_desc(desc, sizeof(desc));
 	if (expected < 0)
 		printf("FAIL: %s[%s] %s: returned a pointer other than dst\n",
 		       fn, impl->name, desc);
 	else
 		printf("FAIL: %s[%s] %s: byte at dst%+ld expected 0x%02x got 0x%02x\n",
 		       fn, impl->name, desc, at, expected, got);
+}
+
+/*
+ * The checks compare and restore only what a call can have touched: before
+ * every call suite_dst equals suite_dpre and suite_src equals suite_spre.
+ * window_diff() gives the first byte of suite_dst[lo, hi) that differs from
+ * the model of a call that wrote [d, d + len): want's bytes there (c's when
+ * want is NULL), the pristine pattern elsewhere; hi if none.  The runs that
+ * must equal the pattern are compared a word at a time (same offset within a
+ * word on both sides).
+ */
+typedef unsigned long __attribute__((may_alias)) suite_word;
+
+static size_t same_diff(const unsigned char *a, const unsigned char *b, size_t n)
+{
+	size_t i = 0;
+
+	for (; i < n && ((uintptr_t)(a + i) & (W - 1)); i++)
+		if (a[i] != b[i])
+			return i;
+	for (; i + W <= n; i += W)
+		if (*(const suite_word *)(a + i) != *(const suite_word *)(b + i))
+			break;
+	for (; i < n && a[i] == b[i]; i++)
+		;
+	return i;
+}
+
+static void same_copy(unsigned char *d, const unsigned char *s, size_t n)
+{
+	for (; n && ((uintptr_t)d & (W - 1)); n--)
+		*d++ = *s++;
+	for (; n >= W; n -= W, d += W, s += W)
+		*(suite_word *)d = *(const suite_word *)s;
+	bytes_copy(d, s, n);
+}
+
+static size_t window_diff(size_t lo, size_t d, size_t len,
+			  const unsigned char *want, int c, size_t hi)
+{
+	size_t at = lo + same_diff(suite_dst + lo, suite_dpre + lo, d - lo);
+
+	if (at < d)
+		return at;
+	if (want)
+		at = bytes_diff(suite_dst + d, want, len);
+	else
+		for (at = 0; at < len && suite_dst[d + at] == (unsigned char)c; at++)
+			;
+	if (at < len)
+		return d + at;
+	return d + len + same_diff(suite_dst + d + len, suite_dpre + d + len, hi - d - len);
+}
+
+/*
+ * After a call: a wrong return value or byte is reported (and the window
+ * [lo, hi) restored); a right one restores [d, d + len) only.
+ */
+static int window_verdict(const char *fn, const struct suite_impl *impl, int ret_ok,
+			  size_t lo, size_t d, size_t len, const unsigned char *want,
+			  int c, size_t hi)
+{
+	size_t at = window_diff(lo, d, len, want, c, hi);
+
+	if (ret_ok && at == hi) {
+		same_copy(suite_dst + d, suite_dpre + d, len);
+		return 1;
+	}
+	if (!ret_ok)
+		case_fail(fn, impl, 0, -1, 0);
+	else
+		case_fail(fn, impl, (long)at - (long)d,
+			  at >= d && at < d + len ? (want ? want[at - d] : (unsigned char)c)
+						  : suite_dpre[at],
+			  suite_dst[at]);
+	same_copy(suite_dst + lo, suite_dpre + lo, hi - lo);
+	return 0;
 }
 
 /*
@@ -82,109 +238,174 @@ static void copy_case(const char *fn, const struct suite_impl *impl,
 		      void *(*f)(void *, const void *, size_t),
 		      size_t doff, size_t soff, size_t len)
 {
-	size_t win = GUARD + doff + len + GUARD;
-	unsigned char *dst = suite_dst + GUARD + doff;
+	size_t d = GUARD + doff, swin = GUARD + soff + len + GUARD;
 	const unsigned char *src = suite_src + GUARD + soff;
-	char desc[80];
 	size_t at;
 	void *ret;
 
 	suite_cases++;
-	bytes_copy(suite_dst, suite_dpre, win);
-	bytes_copy(suite_exp, suite_dpre, win);
-	bytes_copy(suite_exp + GUARD + doff, src, len);
+	now_set(fn, impl, "dst_off=%ld src_off=%ld len=%lu", (long)doff, (long)soff, len);
+	ret = f(suite_dst + d, src, len);
+	if (!window_verdict(fn, impl, ret == suite_dst + d, 0, d, len,
+			    suite_spre + GUARD + soff, -1, d + len + GUARD))
+		return;
+	/* Nothing may have written to the source. */
+	at = same_diff(suite_src, suite_spre, swin);
+	if (at < swin) {
+		char desc[96];
 
-	ret = f(dst, src, len);
-	at = bytes_diff(suite_dst, suite_exp, win);
-	if (ret == dst && at == win) {
-		/* The source pattern is pure: check nothing wrote to it. */
-		for (at = 0; at < GUARD + soff + len + GUARD; at++)
-			if (suite_src[at] != pattern(at, 1))
-				break;
-		if (at == GUARD + soff + len + GUARD)
-			return;
-	}
-	snprintf(desc, sizeof(desc), "dst_off=%lu src_off=%lu len=%lu",
-		 (unsigned long)doff, (unsigned long)soff, (unsigned long)len);
-	if (ret != dst)
-		case_fail(fn, impl, desc, 0, -1, 0);
-	else if (at != win)
-		case_fail(fn, impl, desc, (long)at - (long)(GUARD + doff),
-			  suite_exp[at], suite_dst[at]);
-	else {
+		now_desc(desc, sizeof(desc));
 		printf("FAIL: %s[%s] %s: source byte src%+ld changed\n", fn,
 		       impl->name, desc, (long)at - (long)(GUARD + soff));
 		suite_fails++;
-		for (at = 0; at < SPAN; at++)
-			suite_src[at] = pattern(at, 1);
+		same_copy(suite_src, suite_spre, swin);
 	}
 }
 
 /*
  * memmove within one buffer: src = base + soff, dst = src + dist.  The model
- * reads the source before writing, as memmove's "as if through a temporary".
+ * is memmove's "as if through a temporary": dst gets the source's bytes as
+ * they were before the call.
  */
 static void overlap_case(const struct suite_impl *impl, size_t soff, long dist,
 			 size_t len)
 {
 	/* base leaves room for the most negative distance and the guard. */
-	size_t base = GUARD + 4096;
+	size_t base = GUARD + FAR_LEN_MAX + 256;
 	size_t s = base + soff;
 	size_t d = (size_t)((long)s + dist);
 	size_t lo = (s < d ? s : d) - GUARD;
 	size_t hi = (s > d ? s : d) + len + GUARD;
-	char desc[80];
-	size_t at, i;
 	void *ret;
 
 	suite_cases++;
-	bytes_copy(suite_dst + lo, suite_dpre + lo, hi - lo);
-	bytes_copy(suite_exp + lo, suite_dpre + lo, hi - lo);
-	if (d < s)
-		for (i = 0; i < len; i++)
-			suite_exp[d + i] = suite_exp[s + i];
-	else
-		for (i = len; i-- > 0;)
-			suite_exp[d + i] = suite_exp[s + i];
-
+	now_set("memmove-overlap", impl, "src_off=%ld dist=%ld len=%lu", (long)soff, dist, len);
 	ret = impl->move(suite_dst + d, suite_dst + s, len);
-	at = lo + bytes_diff(suite_dst + lo, suite_exp + lo, hi - lo);
-	if (ret == suite_dst + d && at == hi)
-		return;
-	snprintf(desc, sizeof(desc), "src_off=%lu dist=%ld len=%lu",
-		 (unsigned long)soff, dist, (unsigned long)len);
-	if (ret != suite_dst + d)
-		case_fail("memmove-overlap", impl, desc, 0, -1, 0);
-	else
-		case_fail("memmove-overlap", impl, desc, (long)at - (long)d,
-			  suite_exp[at], suite_dst[at]);
+	window_verdict("memmove-overlap", impl, ret == suite_dst + d, lo, d, len,
+		       suite_dpre + s, -1, hi);
 }
 
 static void set_case(const struct suite_impl *impl, size_t doff, int c, size_t len)
 {
-	size_t win = GUARD + doff + len + GUARD;
-	unsigned char *dst = suite_dst + GUARD + doff;
-	char desc[80];
-	size_t at, i;
+	size_t d = GUARD + doff;
 	void *ret;
 
 	suite_cases++;
-	bytes_copy(suite_dst, suite_dpre, win);
-	bytes_copy(suite_exp, suite_dpre, win);
-	for (i = 0; i < len; i++)
-		suite_exp[GUARD + doff + i] = (unsigned char)c;
+	now_set("memset", impl, "dst_off=%ld c=%ld len=%lu", (long)doff, c, len);
+	ret = impl->set(suite_dst + d, c, len);
+	window_verdict("memset", impl, ret == suite_dst + d, 0, d, len, NULL, c,
+		       d + len + GUARD);
+}
 
-	ret = impl->set(dst, c, len);
-	at = bytes_diff(suite_dst, suite_exp, win);
-	if (ret == dst && at == win)
-		return;
-	snprintf(desc, sizeof(desc), "dst_off=%lu len=%lu c=%d",
-		 (unsigned long)doff, (unsigned long)len, c);
-	if (ret != dst)
-		case_fail("memset", impl, desc, 0, -1, 0);
+/* ---- guard pages ---------------------------------------------------------- */
+
+/* The guard region's pristine byte at offset i. */
+static unsigned char gpat(size_t i) { return pattern(i, 0x5bd1e995u); }
+
+/*
+ * One call in the guard region: dst at offset d, src at offset s (c < 0:
+ * a copy with f; else memset with c).  The window around the call's bytes
+ * must hold what the model says (the source's bytes as they were before the
+ * call, over dst), then it is restored.  fmt, a and b name the case.
+ */
+static void guard_case(const char *fn, const struct suite_impl *impl,
+		       void *(*f)(void *, const void *, size_t), size_t d,
+		       size_t s, int c, size_t len, const char *fmt, long a, long b)
+{
+	size_t size = (size_t)(guard_hi - guard_lo);
+	size_t lo = c >= 0 || d < s ? d : s;
+	size_t hi = (c >= 0 || d > s ? d : s) + len;
+	size_t i, at = size;
+	void *ret;
+
+	lo = lo > GUARD ? lo - GUARD : 0;
+	hi = hi + GUARD < size ? hi + GUARD : size;
+	suite_cases++;
+	now_set(fn, impl, fmt, a, b, len);
+	if (c >= 0)
+		ret = impl->set(guard_lo + d, c, len);
 	else
-		case_fail("memset", impl, desc, (long)at - (long)(GUARD + doff),
-			  suite_exp[at], suite_dst[at]);
+		ret = f(guard_lo + d, guard_lo + s, len);
+	for (i = lo; i < hi; i++) {
+		unsigned char want = gpat(i);
+
+		if (i >= d && i < d + len)
+			want = c >= 0 ? (unsigned char)c : gpat(s + i - d);
+		if (guard_lo[i] != want) {
+			if (at == size)
+				case_fail(fn, impl, (long)i - (long)d, want, guard_lo[i]);
+			at = i;
+		}
+		guard_lo[i] = gpat(i);
+	}
+	if (ret != guard_lo + d && at == size)
+		case_fail(fn, impl, 0, -1, 0);
+}
+
+/* Lengths at the guard pages: 0..2W, then these. */
+static const size_t suite_guard_len[] = {
+	3 * W - 1, 4 * W + 3, 8 * W + 5, 16 * W + 7, 257, 1024 + 7, 3 * 1024 + 1,
+};
+#define NGUARD (2 * W + 1 + sizeof(suite_guard_len) / sizeof(suite_guard_len[0]))
+static size_t guard_len(size_t k)
+{
+	return k <= 2 * W ? k : suite_guard_len[k - 2 * W - 1];
+}
+
+/*
+ * Copies against the guard pages: the source ends gap bytes below the upper
+ * guard page (gap 0..W-1: then no aligned word wholly above the source is
+ * readable) with dst dist bytes above the lower one, and the mirror image:
+ * the source starts gap bytes above the lower guard page, dst ends dist
+ * bytes below the upper one.  overlap: dst = src -/+ dist (dist 1..2W+1)
+ * instead, a forward move at the upper page, a backward one at the lower.
+ */
+static void guard_copies(const char *fn, const struct suite_impl *impl,
+			 void *(*f)(void *, const void *, size_t), int overlap)
+{
+	size_t size = (size_t)(guard_hi - guard_lo);
+	size_t k, gap, dist, len;
+
+	if (!guard_lo)
+		return;
+	for (k = 0; k < NGUARD; k++)
+		for (len = guard_len(k), gap = 0; gap < W; gap++)
+			for (dist = (size_t)overlap; dist < (overlap ? 2 * W + 2 : 2 * W); dist++) {
+				size_t s = size - gap - len;
+
+				if (overlap) {
+					guard_case(fn, impl, f, s - dist, s, -1, len,
+						   "guard: src ends at page-%ld, dst = src-%ld, len=%lu",
+						   (long)gap, (long)dist);
+					guard_case(fn, impl, f, gap + dist, gap, -1, len,
+						   "guard: src starts at page+%ld, dst = src+%ld, len=%lu",
+						   (long)gap, (long)dist);
+				} else {
+					guard_case(fn, impl, f, dist, s, -1, len,
+						   "guard: src ends at page-%ld, dst starts at page+%ld, len=%lu",
+						   (long)gap, (long)dist);
+					guard_case(fn, impl, f, size - dist - len, gap, -1, len,
+						   "guard: src starts at page+%ld, dst ends at page-%ld, len=%lu",
+						   (long)gap, (long)dist);
+				}
+			}
+}
+
+/* memset against the guard pages: dst ends or starts gap bytes from one. */
+static void guard_sets(const struct suite_impl *impl)
+{
+	size_t size = (size_t)(guard_hi - guard_lo);
+	size_t k, gap, len;
+
+	if (!guard_lo)
+		return;
+	for (k = 0; k < NGUARD; k++)
+		for (len = guard_len(k), gap = 0; gap < 2 * W; gap++) {
+			guard_case("memset", impl, NULL, size - gap - len, 0, 0xA5, len,
+				   "guard: dst ends at page-%ld, c=%ld, len=%lu", (long)gap, 0xA5);
+			guard_case("memset", impl, NULL, gap, 0, 0xA5, len,
+				   "guard: dst starts at page+%ld, c=%ld, len=%lu", (long)gap, 0xA5);
+		}
 }
 
 /* Lengths past SMALL_MAX, and the offsets they run at. */
@@ -208,38 +429,56 @@ static void group_copy(const struct suite_impl *impl, int move)
 
 	for (doff = 0; doff < MAX_OFF; doff++)
 		for (soff = 0; soff < MAX_OFF; soff++)
-			for (len = 0; len <= SMALL_MAX; len++)
+			for (len = 0; len <= MID_MAX; len += len < SMALL_MAX ? 1 : MID_STEP)
 				copy_case(fn, impl, f, doff, soff, len);
 	for (k = 0; k < NBIGOFF; k++)
 		for (len = 0; len < NBIG; len++)
 			copy_case(fn, impl, f, suite_big_off[k][0],
 				  suite_big_off[k][1], suite_big_len[len]);
+	guard_copies(fn, impl, f, 0);
 }
 
 static void group_memcpy(const struct suite_impl *impl) { group_copy(impl, 0); }
 static void group_memmove(const struct suite_impl *impl) { group_copy(impl, 1); }
 
+/*
+ * Overlapping memmove: every distance -len..len (and at least -3W..3W) for
+ * every length to SMALL_MAX, at every source offset (sampled: the distances
+ * past 3W at one source offset each, turning with the distance); distances
+ * 1..129 both ways at 4 KiB and 16 KiB; a few far ones and large moves.
+ */
 static void group_overlap(const struct suite_impl *impl)
 {
 	static const long far[] = { -100, -(long)(8 * W + 3), (long)(8 * W + 3), 100 };
 	static const size_t big[] = { 1024 + 5, 64 * 1024 + 3 };
-	long dist;
+	static const size_t far_len[] = { 4096, FAR_LEN_MAX };
+	long dist, dmax;
 	size_t soff, len, k, j;
 
 	for (soff = 0; soff < W; soff++) {
-		for (dist = -3 * (long)W; dist <= 3 * (long)W; dist++)
-			for (len = 0; len <= SMALL_MAX; len++)
-				overlap_case(impl, soff, dist, len);
+		for (len = 0; len <= SMALL_MAX; len++) {
+			dmax = len > 3 * W ? (long)len : 3 * (long)W;
+			for (dist = -dmax; dist <= dmax; dist++)
+				if (SUITE_FULL || (dist >= -3 * (long)W && dist <= 3 * (long)W) ||
+				    ((size_t)dist + len) % W == soff)
+					overlap_case(impl, soff, dist, len);
+		}
 		for (k = 0; k < sizeof(far) / sizeof(far[0]); k++)
 			for (len = 0; len <= SMALL_MAX; len++)
 				overlap_case(impl, soff, far[k], len);
 	}
+	for (k = 0; k < sizeof(far_len) / sizeof(far_len[0]); k++)
+		for (dist = 1; dist <= FAR_DIST_MAX; dist++) {
+			overlap_case(impl, (size_t)dist % W, -dist, far_len[k]);
+			overlap_case(impl, (size_t)dist % W, dist, far_len[k]);
+		}
 	for (k = 0; k < sizeof(big) / sizeof(big[0]); k++)
 		for (j = 0; j < 8; j++) {
 			static const long d[] = { -1, 1, -3, 3, -(long)W - 1, (long)W + 1, -(long)W, (long)W };
 
 			overlap_case(impl, j % W, d[j], big[k]);
 		}
+	guard_copies("memmove-overlap", impl, impl->move, 1);
 }
 
 static void group_memset(const struct suite_impl *impl)
@@ -255,6 +494,7 @@ static void group_memset(const struct suite_impl *impl)
 				set_case(impl, suite_big_off[k][0], suite_set_c[ci],
 					 suite_big_len[len]);
 	}
+	guard_sets(impl);
 }
 
 static const struct {
@@ -262,10 +502,17 @@ static const struct {
 	const char *what;
 	void (*run)(const struct suite_impl *impl);
 } suite_groups[] = {
-	{ "memcpy", "dst_off x src_off 0..2W-1, len 0..256 and 1K+1..7, 64K+3, 1M+5", group_memcpy },
+#if SUITE_FULL
+#define MID_WHAT "len 0..1024"
+#define FAR_WHAT "dist -len..len"
+#else
+#define MID_WHAT "len 0..256, 257..1024 step 2W+1"
+#define FAR_WHAT "dist -3W..3W, -len..len sampled"
+#endif
+	{ "memcpy", "dst_off x src_off 0..2W-1, " MID_WHAT ", 1K+1..7, 64K+3, 1M+5; guard pages", group_memcpy },
 	{ "memmove", "disjoint, as memcpy", group_memmove },
-	{ "memmove-overlap", "src_off 0..W-1, dist -3W..3W and far, len 0..256, 1K+5, 64K+3", group_overlap },
-	{ "memset", "dst_off 0..2W-1, len 0..256 and large, c 0 0xA5 0xFF 0x1A4 -2", group_memset },
+	{ "memmove-overlap", "src_off 0..W-1, " FAR_WHAT ", len 0..256; 4K and 16K at dist +-1..129; 1K+5, 64K+3; guard pages", group_overlap },
+	{ "memset", "dst_off 0..2W-1, len 0..256 and large, c 0 0xA5 0xFF 0x1A4 -2; guard pages", group_memset },
 };
 
 void suite_run(const struct suite_impl *impls, int nimpls,
@@ -283,8 +530,16 @@ void suite_run(const struct suite_impl *impls, int nimpls,
 	       probe.b[0] ? "little" : "big", (int)W, probe.b[0]);
 
 	for (i = 0; i < SPAN; i++) {
-		suite_src[i] = pattern(i, 1);
-		suite_dpre[i] = pattern(i, 0x9e3779b9u);
+		suite_spre[i] = suite_src[i] = pattern(i, 1);
+		suite_dst[i] = suite_dpre[i] = pattern(i, 0x9e3779b9u);
+	}
+	if (guard_lo) {
+		for (i = 0; i < (size_t)(guard_hi - guard_lo); i++)
+			guard_lo[i] = gpat(i);
+		printf("GUARD: %lu bytes at %p between inaccessible pages: calls against them in every group\n",
+		       (unsigned long)(guard_hi - guard_lo), (void *)guard_lo);
+	} else {
+		printf("SKIP: guard pages: none on this target; over-reads are caught only by the bounds test under ASan\n");
 	}
 
 	for (g = 0; g < sizeof(suite_groups) / sizeof(suite_groups[0]); g++) {
@@ -296,6 +551,7 @@ void suite_run(const struct suite_impl *impls, int nimpls,
 			if (hooks && hooks->group_begin)
 				hooks->group_begin(suite_groups[g].name, impl);
 			suite_groups[g].run(impl);
+			suite_now.fn = NULL;
 			if (hooks && hooks->group_end)
 				extra = hooks->group_end(suite_groups[g].name, impl);
 			res->checks += suite_cases;

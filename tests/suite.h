@@ -40,6 +40,20 @@ struct suite_hooks {
 void suite_run(const struct suite_impl *impls, int nimpls,
 	       const struct suite_hooks *hooks, struct suite_result *res);
 
+/*
+ * Optional, before suite_run(): [lo, hi) is accessible memory, at least 8 KiB,
+ * and the page below lo and the page at hi are not (an access faults).  The
+ * suite then also runs calls right against those pages (see suite.c); it
+ * overwrites the region.
+ */
+void suite_set_guard(void *lo, void *hi);
+
+/*
+ * The case running now, as "fn[impl] description", for a fault report:
+ * writes it to buf and returns 1, or returns 0 outside a case.
+ */
+int suite_current(char *buf, size_t size);
+
 /* Prints the SUMMARY: line; returns the exit status (0 or 1). */
 int suite_summary(const struct suite_result *res);
 
