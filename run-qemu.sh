@@ -42,6 +42,11 @@ Options:
   --log FILE           UART log (default $O/run/<machine>-smp<N>.log)
   --no-build           do not run make first
   --bios FILE          OpenSBI firmware (default: QEMU's bundled "default")
+  --via-uboot          boot the way a board does: OpenSBI starts Debian's
+                       S-mode U-Boot for QEMU virt (u-boot-qemu), whose
+                       distro boot runs boot.scr from a FAT partition of a
+                       virtio disk: load wordmerge.bin, then booti it with
+                       U-Boot's device tree (docs/boards.md); virt only
   --mttcg              one host thread per hart (QEMU's multi-threaded TCG);
                        by default machines with more than one hart run
                        round-robin on one thread (-accel tcg,thread=single)
@@ -76,7 +81,7 @@ O=${O:-build}
 case "$O" in /*) odir=$O ;; *) odir=$top/$O ;; esac
 cross=${CROSS_COMPILE:-riscv64-unknown-elf-}
 machine=virt smp=1 memory=256M timeout_s=600 icount=0 check_align=0
-elf= log= build=1 bios=default mttcg=0
+elf= log= build=1 bios=default mttcg=0 via_uboot=0
 extra=()
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -91,6 +96,7 @@ while [ $# -gt 0 ]; do
 	--no-build) build=0; shift ;;
 	--bios) [ $# -ge 2 ] || die "--bios needs a value"; bios=$2; shift 2 ;;
 	--mttcg) mttcg=1; shift ;;
+	--via-uboot) via_uboot=1; shift ;;
 	-h | --help) usage; exit 0 ;;
 	--) shift; extra=("$@"); break ;;
 	*) usage >&2; die "unknown option: $1" ;;
@@ -105,9 +111,13 @@ virt) [ "$smp" -ge 1 ] && [ "$smp" -le 8 ] || die "virt: --smp must be 1..8" ;;
 sifive_u) smp=5 ;; # one E51 monitor hart (no S-mode) + four U54s
 *) die "unknown machine '$machine' (known: virt, sifive_u)" ;;
 esac
+[ "$via_uboot" = 0 ] || [ "$machine" = virt ] ||
+	die "--via-uboot boots QEMU virt only (Debian's u-boot-qemu has no sifive_u S-mode build)"
 
 "$top/tools/deps.sh" qemu-system-misc opensbi gcc-riscv64-unknown-elf \
 	picolibc-riscv64-unknown-elf make python3 || die "missing Debian packages (see above)"
+[ "$via_uboot" = 0 ] || "$top/tools/deps.sh" u-boot-qemu u-boot-tools fdisk dosfstools mtools ||
+	die "missing Debian packages for --via-uboot (see above)"
 
 if [ "$build" = 1 ]; then
 	make -C "$top" --no-print-directory O="$O" PLATFORM=virt all >&2 ||
@@ -141,7 +151,33 @@ mkdir -p "$logdir" 2>/dev/null || die "cannot create the log's folder $logdir"
 	die "--log $log is not a plain file that run-qemu.sh can write and read back"
 
 qemu_args=(-M "$machine" -m "$memory" -smp "$smp" -nographic -monitor none
-	-bios "$bios" -kernel "$elf")
+	-bios "$bios")
+if [ "$via_uboot" = 1 ]; then
+	# The flow of docs/boards.md, with no typing: U-Boot's distro boot scans
+	# the partitions of the virtio disk (a bare FAT image is not found) for
+	# boot.scr.  The payload goes to kernel_addr_r, from where booti moves it
+	# to RAM base + text_offset: loading it there directly would overwrite
+	# U-Boot itself.
+	uboot=/usr/lib/u-boot/qemu-riscv64_smode/uboot.elf
+	[ -r "$uboot" ] || die "no S-mode U-Boot at $uboot (Debian package u-boot-qemu)"
+	ubdir=$log.uboot
+	rm -rf "$ubdir" && mkdir -p "$ubdir" || die "cannot create $ubdir"
+	"${cross}objcopy" -O binary "$elf" "$ubdir/wordmerge.bin" ||
+		die "cannot make the raw image from $elf (${cross}objcopy)"
+	printf '%s\n' 'echo wordmerge: load wordmerge.bin and booti it' \
+		'load virtio 0:1 ${kernel_addr_r} wordmerge.bin' \
+		'booti ${kernel_addr_r} - ${fdtcontroladdr}' >"$ubdir/boot.cmd"
+	{ mkimage -A riscv -O linux -T script -C none -d "$ubdir/boot.cmd" "$ubdir/boot.scr" &&
+		truncate -s 16M "$ubdir/disk.img" &&
+		printf 'label: dos\nstart=2048, type=c, bootable\n' | sfdisk -q "$ubdir/disk.img" &&
+		mkfs.vfat --offset 2048 -n WORDMERGE "$ubdir/disk.img" &&
+		mcopy -i "$ubdir/disk.img@@1M" "$ubdir/wordmerge.bin" "$ubdir/boot.scr" ::; } \
+		>"$ubdir/make-disk.log" 2>&1 ||
+		die "cannot make the boot disk in $ubdir (see $ubdir/make-disk.log)"
+	qemu_args+=(-kernel "$uboot" -drive "file=$ubdir/disk.img,format=raw,if=virtio")
+else
+	qemu_args+=(-kernel "$elf")
+fi
 [ "$icount" = 1 ] && qemu_args+=(-icount shift=0)
 # More than one hart: QEMU 7.2's default multi-threaded TCG gives every hart
 # a host thread, and the harts parked in OpenSBI's HSM wait still took about a

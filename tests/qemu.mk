@@ -128,3 +128,26 @@ test-exit-status: $(IMG).elf $(EXIT_DIR)/deep.dtb $(EXIT_DIR)/bad-name.dtb
 	done
 TESTS += test-exit-status
 TEST_DEPS += device-tree-compiler
+
+# The board boot flow (docs/boards.md), run for real: OpenSBI, Debian's
+# S-mode U-Boot, boot.scr from a FAT partition, load + booti.  The image
+# passes through it, and a broken memcpy's status 1 reaches QEMU through it.
+.PHONY: test-uboot
+test-uboot: $(IMG).elf
+	$(Q)$(call fault_image,tail-off-by-one)
+	$(Q)for kind in pass fault; do \
+		elf=$(IMG).elf want=0 line='^SUMMARY: .* 0 failures'; \
+		[ $$kind = fault ] && { elf=$(O)/fault-tail-off-by-one/virt/wordmerge.elf want=1 \
+			line='^FAIL: memcpy\[wordmerge\] dst_off='; }; \
+		out=$(O)/uboot-$$kind.out; rc=0; \
+		$(RUN_QEMU) --via-uboot --elf $$elf --log $(O)/run/uboot-$$kind.log > $$out 2>&1 || rc=$$?; \
+		if [ $$rc = $$want ] && grep -q '^Moving Image from 0x84000000 to 0x80200000' $$out && \
+		   grep -Eq "$$line" $$out; then \
+			echo "PASS: via U-Boot ($$kind): run-qemu.sh exit $$rc:"; \
+			grep -Em2 "^Moving Image|$$line" $$out | sed 's/^/    /'; \
+		else \
+			echo "FAIL: via U-Boot ($$kind): run-qemu.sh exit $$rc, want $$want (output $$out)"; exit 1; \
+		fi; \
+	done
+TESTS += test-uboot
+TEST_DEPS += u-boot-qemu u-boot-tools fdisk dosfstools mtools
