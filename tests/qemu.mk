@@ -151,3 +151,21 @@ test-uboot: $(IMG).elf
 	done
 TESTS += test-uboot
 TEST_DEPS += u-boot-qemu u-boot-tools fdisk dosfstools mtools
+
+# A machine with Debian's gcc-multilib (which conflicts with every cross
+# gcc) gets one clear instruction from the dependency step, not apt's
+# refusal.  Simulated with a stand-in dpkg-query: nothing is installed.
+.PHONY: test-deps-multilib
+test-deps-multilib:
+	$(Q)d=$(O)/deps-multilib; mkdir -p $$d/bin; \
+	printf '%s\n' '#!/bin/sh' 'for a; do pkg=$$a; done' \
+		'[ "$$pkg" = gcc-multilib ] && printf "install ok installed"; exit 0' > $$d/bin/dpkg-query; \
+	chmod +x $$d/bin/dpkg-query; rc=0; \
+	PATH=$$PWD/$$d/bin:$$PATH tools/deps.sh gcc-powerpc-linux-gnu > $$d/out 2>&1 || rc=$$?; \
+	if [ $$rc = 1 ] && grep -q 'apt-get install gcc-12-multilib && apt-get remove gcc-multilib' $$d/out && \
+	   ! grep -q 'installing missing' $$d/out; then \
+		echo "PASS: gcc-multilib's conflict named before apt is asked:"; sed 's/^/    /' $$d/out; \
+	else \
+		echo "FAIL: gcc-multilib's conflict not reported as expected (exit $$rc, $$d/out)"; exit 1; \
+	fi
+TESTS += test-deps-multilib
