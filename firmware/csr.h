@@ -14,12 +14,25 @@
 #define CSR_SCAUSE	0x142
 #define CSR_STVAL	0x143
 #define CSR_SIP		0x144
+#define CSR_SATP	0x180
 #define CSR_CYCLE	0xc00
 #define CSR_TIME	0xc01
 #define CSR_INSTRET	0xc02
 
 #define SSTATUS_SIE	(1 << 1)
 #define SCAUSE_INTERRUPT_BIT 63	/* rv64: top bit of scause */
+
+/* satp (rv64) and Sv39 page table entries */
+#define SATP_MODE_SV39	(8UL << 60)
+#define PTE_V		(1 << 0)
+#define PTE_R		(1 << 1)
+#define PTE_W		(1 << 2)
+#define PTE_X		(1 << 3)
+#define PTE_U		(1 << 4)
+#define PTE_G		(1 << 5)
+#define PTE_A		(1 << 6)
+#define PTE_D		(1 << 7)
+#define PTE_PPN_SHIFT	10
 
 /* scause exception codes */
 #define CAUSE_MISALIGNED_FETCH	0

@@ -15,6 +15,7 @@
 #include "bench.h"
 #include "firmware.h"
 #include "misalign.h"
+#include "mmu.h"
 #include "refs.h"
 #include "sbi.h"
 
@@ -109,6 +110,7 @@ void fw_main(unsigned long hartid, const void *dtb)
 	static const struct suite_hooks hooks = { main_group_begin, main_group_end };
 	int pmu = misalign_init() != MISALIGN_NO_PMU;
 
+	mmu_init();	/* guard pages for the suite (firmware/mmu.c) */
 	suite_run(impls, sizeof(impls) / sizeof(impls[0]), pmu ? &hooks : NULL, &res);
 	status = suite_summary(&res);
 	printf("EXIT: STATUS=%d\n", status);

@@ -10,6 +10,7 @@
 
 #include "csr.h"
 #include "firmware.h"
+#include "../tests/suite.h"
 
 static const char *trap_cause_name(unsigned long cause)
 {
@@ -59,6 +60,10 @@ void trap_report(const unsigned long *regs)
 	trap_print_addr("ra", regs[1]);
 	printf(" sp=0x%lx a0=0x%lx a1=0x%lx a2=0x%lx\n", regs[2], regs[10],
 	       regs[11], regs[12]);
+	/* A page fault on the guard pages names the suite's case. */
+	char now[160];
+	if (suite_current(now, sizeof(now)))
+		printf("TRAP: during %s\n", now);
 	printf("FAIL: unexpected trap\n");
 	printf("EXIT: STATUS=%d\n", STATUS_TRAP);
 	platform_exit(STATUS_TRAP);
