@@ -193,6 +193,7 @@ include tests/cross.mk
 include tests/bench.mk
 include tests/cycles.mk
 include tests/farm.mk
+include tests/guard.mk
 
 # --- the QEMU misaligned-access plugin ---------------------------------------------
 include tools/plugin.mk
