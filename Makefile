@@ -194,6 +194,7 @@ include tests/bench.mk
 include tests/cycles.mk
 include tests/farm.mk
 include tests/guard.mk
+include tests/fuzz.mk
 
 # --- the QEMU misaligned-access plugin ---------------------------------------------
 include tools/plugin.mk
