@@ -4,7 +4,8 @@
 #
 #   make farm-test            all of the below (in make test)
 #   make farm-labgrid         labgrid + pytest on QEMU: the image passes, a
-#                             broken image gives failed tests
+#                             broken image gives failed tests; and the boards'
+#                             path (U-Boot, TFTP, booti) with QEMU as the board
 #   make farm-labgrid-envs    labgrid loads every environment (boards too)
 #   make farm-lava-validate   every LAVA job passes LAVA's validators, a
 #                             broken one fails
@@ -14,7 +15,8 @@
 # has the job schema; lava-dispatcher has lava-run (measured on this
 # machine: 36 s to install python3-labgrid and lava-common, 70 s more for
 # lava-dispatcher with --no-install-recommends).
-TEST_DEPS += python3-labgrid lava-common lava-dispatcher
+# u-boot-qemu: the S-mode U-Boot that plays a board's in farm-labgrid-uboot.
+TEST_DEPS += python3-labgrid lava-common lava-dispatcher u-boot-qemu
 TESTS += farm-test
 
 FARM_PY := /usr/bin/python3
@@ -31,36 +33,37 @@ FARM_LG_ENVS := $(wildcard farm/labgrid/*.yaml)
 
 # labgrid's pytest on the QEMU environment: $(1) the ELF, $(2) a name.
 farm_pytest = LG_IMAGE=$(abspath $(1)) $(FARM_TIMEOUT) $(FARM_PY) -m pytest \
-	farm/labgrid --lg-env farm/labgrid/qemu-virt.yaml -rfEs \
+	farm/labgrid --lg-env farm/labgrid/$(or $(3),qemu-virt).yaml -rfEs \
 	--wordmerge-log $(FARM)/labgrid-$(2).log --junitxml=$(FARM)/labgrid-$(2).xml \
 	> $(FARM)/labgrid-$(2).out 2>&1
 
-.PHONY: farm-test farm-images farm-labgrid farm-labgrid-good farm-labgrid-bad \
+.PHONY: farm-test farm-images farm-labgrid farm-labgrid-good farm-labgrid-bad farm-labgrid-uboot \
 	farm-labgrid-envs farm-lava-validate farm-lava-run
 
-# The images first (one make at a time in $(O)), then the three QEMU runs at
+# The images first (one make at a time in $(O)), then the four QEMU runs at
 # once, then the quick checks.
 farm-test: farm-images
-	$(Q)$(MAKE) --no-print-directory -j3 --output-sync=target \
-		farm-labgrid-good farm-labgrid-bad farm-lava-run
+	$(Q)$(MAKE) --no-print-directory -j4 --output-sync=target \
+		farm-labgrid-good farm-labgrid-bad farm-labgrid-uboot farm-lava-run
 	$(Q)$(MAKE) --no-print-directory farm-labgrid-envs farm-lava-validate
 
 # The image, and the broken one as test-qemu-fault builds it (a memcpy
 # whose tail is one byte short).
-farm-images: $(IMG).elf
+farm-images: $(IMG).elf $(IMG).bin
 	$(Q)mkdir -p $(FARM)
 	$(Q)tools/apply-fault.sh tests/faults.txt tail-off-by-one $(FARM_FAULT)/wordmerge.c
 	$(Q)$(MAKE) --no-print-directory O=$(FARM_FAULT) LIB_SRC=$(FARM_FAULT)/wordmerge.c all >/dev/null
 
 farm-labgrid: farm-images
-	$(Q)$(MAKE) --no-print-directory -j2 --output-sync=target farm-labgrid-good farm-labgrid-bad
+	$(Q)$(MAKE) --no-print-directory -j3 --output-sync=target \
+		farm-labgrid-good farm-labgrid-bad farm-labgrid-uboot
 
 # The good image: every test passes (test_cycles skips: no cycle lines).
 farm-labgrid-good:
 	$(Q)mkdir -p $(FARM); rc=0; $(call farm_pytest,$(IMG).elf,good) || rc=$$?; \
 	if [ $$rc = 0 ] && farm/labgrid/check-junit.py $(FARM)/labgrid-good.xml --groups 12 \
 		--what "labgrid pytest on QEMU virt, good image"; then \
-		tail -n 1 $(FARM)/labgrid-good.out; \
+		tail -n 1 $(FARM)/labgrid-good.out | sed 's/^/    /'; \
 	else \
 		cat $(FARM)/labgrid-good.out; echo "FAIL: labgrid pytest on QEMU virt, good image (pytest exit $$rc)"; exit 1; \
 	fi
@@ -79,13 +82,27 @@ farm-labgrid-bad:
 		cat $(FARM)/labgrid-bad.out; echo "FAIL: labgrid pytest on QEMU virt, broken memcpy (pytest exit $$rc, expected 1)"; exit 1; \
 	fi
 
+# The boards' path of the pytest module (power-cycle, U-Boot's autoboot
+# stopped, the image staged for TFTP, dhcp, tftpboot, booti, the console
+# read) with QEMU as the board: Debian's S-mode U-Boot as QEMU's -kernel,
+# QEMU's user network as DHCP and TFTP server (uboot-qemu.yaml).
+farm-labgrid-uboot: $(IMG).bin
+	$(Q)rm -rf $(FARM)/tftp; mkdir -p $(FARM)/tftp; rc=0; \
+	LG_TFTP_DIR=$(abspath $(FARM)/tftp) $(call farm_pytest,$(IMG).bin,uboot,uboot-qemu) || rc=$$?; \
+	if [ $$rc = 0 ] && farm/labgrid/check-junit.py $(FARM)/labgrid-uboot.xml --groups 12 \
+		--what "labgrid pytest, U-Boot + TFTP + booti on QEMU, good image"; then \
+		tail -n 1 $(FARM)/labgrid-uboot.out | sed 's/^/    /'; \
+	else \
+		cat $(FARM)/labgrid-uboot.out; echo "FAIL: labgrid pytest, U-Boot + TFTP + booti on QEMU (pytest exit $$rc)"; exit 1; \
+	fi
+
 # Every environment loads in labgrid's own loader with its drivers bound
 # (nothing activated: no serial port, no power); a misspelt driver fails.
 farm-labgrid-envs:
 	$(Q)mkdir -p $(FARM)
-	$(Q)LG_IMAGE=$(abspath $(IMG).elf) $(FARM_PY) farm/labgrid/check-envs.py $(FARM_LG_ENVS)
+	$(Q)LG_IMAGE=$(abspath $(IMG).elf) LG_TFTP_DIR=$(abspath $(FARM)/tftp) $(FARM_PY) farm/labgrid/check-envs.py $(FARM_LG_ENVS)
 	$(Q)sed 's/^      UBootDriver:/      UBootDrvier:/' farm/labgrid/visionfive2.yaml > $(FARM)/broken-env.yaml
-	$(Q)rc=0; LG_IMAGE=$(abspath $(IMG).elf) $(FARM_PY) farm/labgrid/check-envs.py \
+	$(Q)rc=0; LG_IMAGE=$(abspath $(IMG).elf) LG_TFTP_DIR=$(abspath $(FARM)/tftp) $(FARM_PY) farm/labgrid/check-envs.py \
 		$(FARM)/broken-env.yaml > $(FARM)/broken-env.out 2>&1 || rc=$$?; \
 	if [ $$rc = 1 ] && grep -q "^FAIL: .*UBootDrvier" $(FARM)/broken-env.out; then \
 		echo "PASS: a misspelt driver is refused:"; cut -c1-160 $(FARM)/broken-env.out | sed 's/^/    /'; \

@@ -4,11 +4,12 @@ its console until the EXIT: line (every wait bounded).
 
 Two kinds of target (environments in this folder):
 
-- QEMU: a QEMUDriver (qemu-virt.yaml).  It is powered on, the console read,
-  and powered off.
+- QEMU with the image as -kernel: a QEMUDriver and no UBootDriver
+  (qemu-virt.yaml).  It is powered on, the console read, powered off.
 - a board: a PowerProtocol driver (whatever the lab has), a console
   (SerialDriver), a UBootDriver, optionally a TFTPProviderDriver
-  (visionfive2.yaml, unmatched.yaml).  The board is power-cycled, U-Boot's
+  (visionfive2.yaml, unmatched.yaml; uboot-qemu.yaml is the same path with
+  QEMU as power and console and U-Boot as its -kernel).  The board is power-cycled, U-Boot's
   autoboot interrupted (UBootDriver), the image staged on the TFTP server if
   the target has one, the options' wordmerge_load commands run at the
   U-Boot prompt and then UBootDriver's boot_command (booti).
@@ -21,6 +22,7 @@ Options (the environment's `options:`, all optional):
                       command line's --wordmerge-log wins)
 """
 import os
+import shutil
 import time
 
 import pytest
@@ -70,6 +72,7 @@ def _boot_qemu(target, qemu, deadline):
         return _read_until_exit(qemu, deadline)
     finally:
         qemu.off()
+        target.deactivate(qemu)
 
 
 def _boot_board(target, deadline):
@@ -83,8 +86,13 @@ def _boot_board(target, deadline):
     except Exception:  # no TFTP server in this environment
         tftp = None
     if tftp is not None:
-        staged = tftp.stage(target.env.config.get_image_path("wordmerge"))
-        image = staged
+        path = target.env.config.get_image_path("wordmerge")
+        image = tftp.stage(path)
+        # labgrid 0.4.1 links the file into the TFTP folder only for a remote
+        # provider (on an exporter); a local one gets a copy here.
+        local = os.path.join(tftp.provider.internal, os.path.basename(path))
+        if not os.path.exists(local):
+            shutil.copyfile(path, local)
     power.cycle()
     target.activate(uboot)  # waits (login_timeout) for U-Boot, stops autoboot
     for cmd in str(_option(target, "wordmerge_load", "")).split(";"):
@@ -96,6 +104,8 @@ def _boot_board(target, deadline):
         return _read_until_exit(uboot.console, deadline)
     finally:
         power.off()
+        target.deactivate(uboot)
+        target.deactivate(power)
 
 
 @pytest.fixture(scope="session")
@@ -103,13 +113,17 @@ def wordmerge_run(target, request):
     """The parsed console log of one boot of the image (wordmerge_log.Run)."""
     timeout = float(_option(target, "wordmerge_timeout", 300))
     deadline = time.monotonic() + timeout
-    from labgrid.driver import QEMUDriver
-    try:
-        qemu = target.get_driver(QEMUDriver)
-    except Exception:  # not a QEMU target
-        qemu = None
+    from labgrid.driver import QEMUDriver, UBootDriver
     started = time.monotonic()
-    text = _boot_qemu(target, qemu, deadline) if qemu else _boot_board(target, deadline)
+    try:
+        target.get_driver(UBootDriver, activate=False)
+        board = True
+    except Exception:  # no U-Boot: the image is QEMU's -kernel
+        board = False
+    if board:
+        text = _boot_board(target, deadline)
+    else:
+        text = _boot_qemu(target, target.get_driver(QEMUDriver), deadline)
     log = request.config.getoption("--wordmerge-log") or _option(target, "wordmerge_log")
     if log:
         os.makedirs(os.path.dirname(os.path.abspath(log)), exist_ok=True)
@@ -118,7 +132,10 @@ def wordmerge_run(target, request):
     run = Run(text)
     # WordmergeQEMUDriver: QEMU's own exit status (the finisher's), if it
     # ended by itself; None on a board or when labgrid stopped QEMU.
-    run.qemu_exitcode = getattr(qemu, "exitcode", None)
+    try:
+        run.qemu_exitcode = target.get_driver(QEMUDriver, activate=False).exitcode
+    except Exception:
+        run.qemu_exitcode = None
     run.seconds = time.monotonic() - started
     run.timeout = timeout
     request.config._wordmerge_run = run
