@@ -16,7 +16,8 @@
 #   LEGACY_CONSOLE=1      force the legacy SBI putchar console
 #   LIB_SRC=FILE          lib source to link (default lib/wordmerge.c)
 #   TRAP_SELFTEST=1       the image traps on purpose after the banner
-#                         (=2: before it reads the device tree)
+#                         (=2: before it reads the device tree; =3: and the
+#                         trap report traps too)
 #   PMU_SELFTEST=1        simulated misaligned-trap counts (tests the verdict)
 #   LIB_SIZE=small        size-first lib: -Os -DWM_SMALL_CODE=1 (no unrolling,
 #                         byte head and tail; still word-wise, never misaligned)

@@ -41,7 +41,7 @@ entry_boot:
 	la	t0, boot_lottery
 	li	t1, 1
 	amoadd.w t1, t1, (t0)
-	bnez	t1, entry_park
+	bnez	t1, entry_lost
 
 	/*
 	 * Per-hart stack, indexed by hart id: [_stack_start + id * SIZE, + SIZE).
@@ -72,6 +72,15 @@ entry_boot:
 	/* fw_main(hart id, device tree) does not return. */
 	call	fw_main
 
+/*
+ * A hart that lost the lottery parks.  Its traps come back to the park
+ * itself, not to trap_entry: it has no stack of its own, and trap_report()
+ * belongs to the boot hart.
+ */
+entry_lost:
+	la	t0, entry_park
+	csrw	CSR_STVEC, t0
+	.balign 4
 entry_park:
 	wfi
 	j	entry_park

@@ -20,6 +20,11 @@ static int console_use_dbcn;
 static char console_line[128];
 static unsigned int console_len;
 
+/*
+ * A write that fails, or that says it wrote nothing (a call that would spin
+ * forever if retried), or more than it was given, ends the use of DBCN for
+ * good: the rest goes out through the legacy putchar, nothing is lost.
+ */
 static void console_flush(void)
 {
 	unsigned int done = 0;
@@ -28,7 +33,7 @@ static void console_flush(void)
 		struct sbiret r = sbi_debug_console_write(console_line + done,
 							  console_len - done);
 
-		if (r.error) { /* fall back for good; lose nothing */
+		if (r.error || r.value == 0 || (unsigned long)r.value > console_len - done) {
 			console_use_dbcn = 0;
 			while (done < console_len)
 				sbi_legacy_putchar(console_line[done++]);

@@ -24,6 +24,8 @@ void console_sync(void);
 /* platform.c: end the run with a status; QEMU virt exits with it. */
 void platform_set_finisher(const struct fdt_info *info);
 __attribute__((noreturn)) void platform_exit(int status);
+/* The same without flushing the console (trap.c, a trap while reporting). */
+__attribute__((noreturn)) void platform_exit_raw(int status);
 
 /* ksyms.c: name and offset of the function holding addr, or NULL. */
 const char *ksym_lookup(uintptr_t addr, uintptr_t *offset);

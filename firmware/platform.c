@@ -35,6 +35,12 @@ void platform_set_finisher(const struct fdt_info *info)
 void platform_exit(int status)
 {
 	console_sync();
+	platform_exit_raw(status);
+}
+
+/* The exit without the console: for a trap inside the trap report. */
+void platform_exit_raw(int status)
+{
 	if (platform_finisher)
 		*platform_finisher = status ? (uint32_t)status << 16 | FINISHER_FAIL
 					    : FINISHER_PASS;

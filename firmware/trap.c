@@ -10,6 +10,7 @@
 
 #include "csr.h"
 #include "firmware.h"
+#include "sbi.h"
 #include "../tests/suite.h"
 
 static const char *trap_cause_name(unsigned long cause)
@@ -49,12 +50,57 @@ static void trap_print_addr(const char *what, uintptr_t addr)
 		printf("%s=0x%lx <?>", what, (unsigned long)addr);
 }
 
+/* A word in hex through the legacy console alone (no printf, no buffer). */
+static void trap_raw_hex(unsigned long v)
+{
+	int shift;
+
+	sbi_legacy_putchar('0');
+	sbi_legacy_putchar('x');
+	for (shift = (int)sizeof(v) * 8 - 4; shift >= 0; shift -= 4)
+		sbi_legacy_putchar("0123456789abcdef"[(v >> shift) & 15]);
+}
+
+static void trap_raw_puts(const char *s)
+{
+	while (*s)
+		sbi_legacy_putchar(*s++);
+}
+
+/*
+ * A trap while one is being reported, or while the run ends: printf, the
+ * symbol lookup or the exit path itself may be what faulted.  One line
+ * through the legacy console, then out: the finisher once (a trap in that
+ * write comes back here a third time and only shuts down), else SBI.
+ */
+static __attribute__((noreturn)) void trap_nested(unsigned long cause, int nesting)
+{
+	trap_raw_puts("\nTRAP: a trap inside the trap report or the exit path: scause=");
+	trap_raw_hex(cause);
+	trap_raw_puts(" sepc=");
+	trap_raw_hex(csr_read(CSR_SEPC));
+	trap_raw_puts("; ending the run\nEXIT: STATUS=2\n");
+	if (nesting == 1)
+		platform_exit_raw(STATUS_TRAP);
+	sbi_system_reset(0, 1);
+	sbi_legacy_shutdown();
+	for (;;)
+		__asm__ volatile("wfi");
+}
+
 /* regs[i] is x<i> at the trap (regs[0] unused). */
 void trap_report(const unsigned long *regs)
 {
+	static volatile int nesting;
 	unsigned long cause = csr_read(CSR_SCAUSE);
 
+	if (nesting++)
+		trap_nested(cause, nesting - 1);
 	printf("\nTRAP: scause=0x%lx (%s) ", cause, trap_cause_name(cause));
+#if WM_TRAP_SELFTEST == 3
+	/* make TRAP_SELFTEST=3: the report itself traps (tests/qemu.mk). */
+	__asm__ volatile("unimp");
+#endif
 	trap_print_addr("sepc", csr_read(CSR_SEPC));
 	printf(" stval=0x%lx\nTRAP: ", csr_read(CSR_STVAL));
 	trap_print_addr("ra", regs[1]);
@@ -71,7 +117,7 @@ void trap_report(const unsigned long *regs)
 
 /*
  * Executes an illegal instruction on purpose, so that a test can check the
- * trap report (make TRAP_SELFTEST=1).  noinline: it must be the symbol that
+ * trap report (make TRAP_SELFTEST=1, 2 or 3).  noinline: it must be the symbol that
  * the report names.
  */
 __attribute__((noinline)) void trap_selftest(void)

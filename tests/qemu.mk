@@ -92,7 +92,9 @@ TESTS += test-pmu-selftest
 # and 2 after the banner: test-qemu, test-qemu-fault, test-trap; 3 after the
 # banner: the dtb-* jobs of tests/cross.mk.  Here the paths before the image
 # has read the device tree (so before it knows the finisher: a build-time
-# fallback carries the status to QEMU) and run-qemu.sh's own statuses.
+# fallback carries the status to QEMU), a trap inside the trap report (one
+# line and status 2, not a recursion until the timeout), and run-qemu.sh's
+# own statuses.
 # One line a case: name | expected status | line the output must hold |
 # how to run it (run-qemu.sh arguments after its common ones).
 EXIT_DIR := $(O)/exit-status
@@ -108,6 +110,7 @@ $(EXIT_DIR)/bad-name.dtb: $(EXIT_DIR)/virt.dtb tools/dtb-corrupt.py
 	$(Q)python3 tools/dtb-corrupt.py $< $@.tmp fw-cfg@10100000 dma-coherent && mv $@.tmp $@
 EXIT_CASES = \
   early-trap | 2 | ^TRAP: scause=0x2 .*<trap_selftest\+ | --elf $(EXIT_DIR)/trap2/virt/wordmerge.elf ;\
+  nested-trap | 2 | ^TRAP: a trap inside the trap report or the exit path: scause=0x0*2 | --elf $(EXIT_DIR)/trap3/virt/wordmerge.elf ;\
   bad-tree | 3 | ^FAIL: device tree property name lies outside the strings block | --elf $(IMG).elf -- -dtb $(EXIT_DIR)/bad-name.dtb ;\
   timeout-deep-tree | 124 | ^BANNER: model | --timeout 6 --elf $(IMG).elf -- -dtb $(EXIT_DIR)/deep.dtb ;\
   no-exit-line | 125 | QEMU ended \(status 1\) without an EXIT: line | --elf $(IMG).elf -- -device no-such-device ;\
@@ -115,6 +118,7 @@ EXIT_CASES = \
 .PHONY: test-exit-status
 test-exit-status: $(IMG).elf $(EXIT_DIR)/deep.dtb $(EXIT_DIR)/bad-name.dtb
 	$(Q)$(MAKE) --no-print-directory O=$(EXIT_DIR)/trap2 TRAP_SELFTEST=2 all >/dev/null
+	$(Q)$(MAKE) --no-print-directory O=$(EXIT_DIR)/trap3 TRAP_SELFTEST=3 all >/dev/null
 	$(Q)fail=0; echo '$(EXIT_CASES)' | tr ';' '\n' | while IFS='|' read -r name want line args; do \
 		name=$$(echo $$name); want=$$(echo $$want); line=$$(echo "$$line" | sed 's/^ *//; s/ *$$//'); \
 		rc=0; eval "O=$(O) ./run-qemu.sh --no-build --timeout 60 --log $(EXIT_DIR)/$$name.log $$args" \
