@@ -60,6 +60,7 @@ struct fdt_node {
 	const char *compatible;
 	uint32_t compatible_len;
 	int is_memory, is_cpu, is_cpus;
+	int has_mmu, disabled;		/* cpu nodes: mmu-type, status */
 	uint32_t addr_cells, size_cells; /* for this node's children */
 };
 
@@ -82,7 +83,7 @@ const char *fdt_scan(const void *fdt, struct fdt_info *info)
 	const char *strings;
 	uint32_t total, off_struct, size_struct, off_strings, size_strings;
 	struct fdt_node stack[FDT_MAX_DEPTH];
-	int depth = -1;
+	int depth = -1, harts_all = 0;
 
 	memset(info, 0, sizeof(*info));
 	if (!fdt || ((uintptr_t)fdt & 3))
@@ -144,8 +145,15 @@ const char *fdt_scan(const void *fdt, struct fdt_info *info)
 			}
 			n = &stack[depth];
 			parent = depth ? &stack[depth - 1] : NULL;
-			if (n->is_cpu)
-				info->nharts++;
+			/*
+			 * Harts that can run this image: enabled, and with an
+			 * MMU where the tree names one for any (sifive_u's E51
+			 * monitor hart has none and no S-mode).
+			 */
+			if (n->is_cpu && !n->disabled) {
+				harts_all++;
+				info->nharts += n->has_mmu;
+			}
 			if (parent && n->reg && n->is_memory && !info->mem_size &&
 			    parent->addr_cells <= 2 && parent->size_cells <= 2 &&
 			    n->reg_len >= 4 * (parent->addr_cells + parent->size_cells)) {
@@ -198,6 +206,11 @@ const char *fdt_scan(const void *fdt, struct fdt_info *info)
 			} else if (strcmp(name, "timebase-frequency") == 0 &&
 				   (n->is_cpus || n->is_cpu) && len == 4 && !info->timebase_hz) {
 				info->timebase_hz = be32(val);
+			} else if (strcmp(name, "mmu-type") == 0 && n->is_cpu) {
+				n->has_mmu = 1;
+			} else if (strcmp(name, "status") == 0 && n->is_cpu && is_string(val, len)) {
+				n->disabled = strcmp((const char *)val, "okay") != 0 &&
+					      strcmp((const char *)val, "ok") != 0;
 			} else if (strcmp(name, "model") == 0 && depth == 0 && is_string(val, len)) {
 				strncpy(info->model, (const char *)val, sizeof(info->model) - 1);
 			}
@@ -207,5 +220,9 @@ const char *fdt_scan(const void *fdt, struct fdt_info *info)
 			return "device tree structure block holds an unknown token";
 		}
 	}
-	return depth == -1 ? NULL : "device tree structure block ends inside a node";
+	if (depth != -1)
+		return "device tree structure block ends inside a node";
+	if (!info->nharts)
+		info->nharts = harts_all;
+	return NULL;
 }

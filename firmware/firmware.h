@@ -10,7 +10,9 @@ struct fdt_info {
 	char model[64];
 	uint64_t mem_base, mem_size;	/* first memory node's first range */
 	uint32_t timebase_hz;		/* /cpus timebase-frequency */
-	int nharts;			/* cpu@ nodes under /cpus */
+	int nharts;			/* enabled cpu@ nodes under /cpus with
+					 * an MMU (all enabled ones if none
+					 * says mmu-type) */
 	int has_finisher;		/* a "sifive,test0" node (QEMU virt) */
 	uint64_t finisher;		/* its register address */
 };
