@@ -106,7 +106,7 @@ void fw_main(unsigned long hartid, const void *dtb)
 #endif
 #ifdef WM_BENCH
 	/* The benchmark image (make BENCH=..., tests/bench.mk): no suite. */
-	status = bench_run(&fdt);
+	status = bench_run(&fdt, WM_BENCH);
 	printf("EXIT: STATUS=%d\n", status);
 	platform_exit(status);
 #endif
@@ -115,6 +115,14 @@ void fw_main(unsigned long hartid, const void *dtb)
 
 	mmu_init();	/* guard pages for the suite (firmware/mmu.c) */
 	suite_run(impls, sizeof(impls) / sizeof(impls[0]), pmu ? &hooks : NULL, &res);
+	/*
+	 * The cycle counts one serial log should carry (issue 9): a short
+	 * benchmark, in the lines make report LOG= reads; the full sweep is
+	 * make bench's.  A misaligned access it counts in wordmerge fails the
+	 * run like one in the suite.
+	 */
+	if (bench_run(&fdt, "quick") && !res.failures)
+		res.failures = 1, res.failed_groups++;
 	status = suite_summary(&res);
 	printf("EXIT: STATUS=%d\n", status);
 	platform_exit(status);

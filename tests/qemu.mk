@@ -9,7 +9,8 @@ RUN_QEMU := O=$(O) ./run-qemu.sh --no-build --timeout 300
 
 # The image passes on 1 hart under the misaligned-access plugin (no
 # misaligned access in lib, the control seen) and on 4 harts (secondary
-# harts parked), and the banner counts the harts it was given.
+# harts parked), and the banner counts the harts it was given.  The run
+# ends with the short benchmark, whose lines make report reads.
 .PHONY: test-qemu
 test-qemu: $(IMG).elf
 	$(Q)for n in 1 4; do \
@@ -21,6 +22,12 @@ test-qemu: $(IMG).elf
 			{ echo "FAIL: image on virt -smp $$n $$opt: the banner does not say \"of $$n harts\""; exit 1; }; \
 		echo "PASS: image on virt -smp $$n $$opt"; \
 	done
+	$(Q)tools/deps.sh gnuplot-nox
+	$(Q)python3 tools/report.py report $(O)/run/virt-smp1.log --out $(O)/report-default \
+		> $(O)/report-default.out 2>&1 || \
+		{ cat $(O)/report-default.out; echo "FAIL: make report cannot read the default run's log"; exit 1; }
+	$(Q)echo "PASS: the default run ends with a benchmark that make report reads:"; \
+	grep -E '^BENCH: benchmark quick' $(O)/run-smp1.out; tail -n 1 $(O)/report-default.out
 TESTS += test-qemu
 
 # $(call fault_image,FAULT): build the image with lib fault FAULT of
