@@ -46,20 +46,70 @@ test-faults: tools/fault-check.sh tests/faults.txt
 	$(Q)tools/fault-check.sh $(HOST_DIR)/faults tests/faults.txt gcc -O1 -g $(HOST_WARN) $(HOST_NOBUILTIN_gcc) $(HOST_SAN)
 TESTS += test-faults
 
-# No source word read wholly outside [src, src + n): tests/bounds.c under
-# ASan, for the default and the size-first build of lib.
-BOUNDS := gcc clang gcc-small
+# No source word read wholly outside [src, src + n): tests/bounds.c places
+# every source against PROT_NONE pages, so an over-read faults in any build:
+# under ASan (gcc, clang, the size-first build) and plain at -O2 (gcc, clang,
+# gcc -m32, the size-first build).
+BOUNDS := gcc clang gcc-small gcc-O2 clang-O2 gcc-small-O2 gcc-m32-O2
 BOUNDS_CC_gcc-small := gcc
 BOUNDS_FLAGS_gcc-small := -DWM_SMALL_CODE=1
+$(foreach b,gcc clang gcc-small,$(eval BOUNDS_OPT_$(b) := -O1 -g $(HOST_SAN)))
+BOUNDS_CC_gcc-O2 := gcc
+BOUNDS_CC_clang-O2 := clang
+BOUNDS_CC_gcc-small-O2 := gcc
+BOUNDS_FLAGS_gcc-small-O2 := -DWM_SMALL_CODE=1
+BOUNDS_CC_gcc-m32-O2 := gcc
+BOUNDS_FLAGS_gcc-m32-O2 := -m32
 $(HOST_DIR)/bounds/%: lib/wordmerge.c lib/wordmerge.h tests/bounds.c tests/host.mk
 	@mkdir -p $(@D)
 	$(quiet) HOSTCC $@
-	$(Q)$(or $(BOUNDS_CC_$*),$*) $(HOST_WARN) -O1 -g $(HOST_NOBUILTIN_$(or $(BOUNDS_CC_$*),$*)) \
-		$(BOUNDS_FLAGS_$*) $(HOST_SAN) -DWORDMERGE_PREFIX -Ilib -o $@ lib/wordmerge.c tests/bounds.c
+	$(Q)$(or $(BOUNDS_CC_$*),$*) $(HOST_WARN) $(or $(BOUNDS_OPT_$*),-O2) $(HOST_NOBUILTIN_$(or $(BOUNDS_CC_$*),$*)) \
+		$(BOUNDS_FLAGS_$*) -DWORDMERGE_PREFIX -Ilib -o $@ lib/wordmerge.c tests/bounds.c
 .PHONY: test-bounds
 test-bounds: $(addprefix $(HOST_DIR)/bounds/,$(BOUNDS))
 	$(Q)for t in $^; do echo "== $$t"; $$t || exit 1; done
 TESTS += test-bounds
+
+# Lengths past PTRDIFF_MAX (tests/huge.c): gcc -m32, lib built with UBSan's
+# pointer-overflow check, moves forward and backward, copies and sets
+# 2 GiB + 8 MiB - 1 bytes, both builds of lib (side by side: ~10 s and 2 GiB
+# of memory each; a machine without them prints SKIP:).  The control: lib
+# whose 32-bit END() adds the length to a pointer (as lib did before) must
+# be stopped by the check.
+HUGE_DIR := $(HOST_DIR)/huge
+HUGE_CFLAGS := -m32 $(HOST_WARN) -O2 -g $(HOST_NOBUILTIN_gcc) -DWORDMERGE_PREFIX -Ilib
+HUGE_SAN := -fsanitize=undefined,pointer-overflow -fno-sanitize-recover=all
+HUGE_LIBFLAGS_fast :=
+HUGE_LIBFLAGS_small := -DWM_SMALL_CODE=1
+HUGE_LIBSRC_control := $(HUGE_DIR)/control.c
+$(HUGE_DIR)/control.c: lib/wordmerge.c tests/host.mk
+	@mkdir -p $(@D)
+	$(Q)sed -e 's/^#define END(T, p, n) ((T)((uintptr_t)(p) + (n)))$$/#define END(T, p, n) ((T)((unsigned char *)(p) + (n)))/' $< >$@
+	$(Q)n=$$(diff $< $@ | grep -c '^>'); [ "$$n" = 1 ] || \
+		{ echo "error: the huge control changed $$n lines of $<, expected 1: update tests/host.mk" >&2; rm -f $@; exit 1; }
+$(HUGE_DIR)/huge.o: tests/huge.c lib/wordmerge.h tests/host.mk
+	@mkdir -p $(@D)
+	$(Q)gcc $(HUGE_CFLAGS) -c $< -o $@
+$(HUGE_DIR)/huge-control: $(HUGE_DIR)/control.c
+$(HUGE_DIR)/huge-%: lib/wordmerge.c $(HUGE_DIR)/huge.o tests/host.mk
+	$(quiet) HOSTCC $@
+	$(Q)gcc $(HUGE_CFLAGS) $(HUGE_SAN) $(HUGE_LIBFLAGS_$*) -c $(or $(HUGE_LIBSRC_$*),lib/wordmerge.c) -o $@.lib.o
+	$(Q)gcc -m32 -fsanitize=undefined -o $@ $@.lib.o $(HUGE_DIR)/huge.o
+.PHONY: test-huge
+test-huge: $(HUGE_DIR)/huge-fast $(HUGE_DIR)/huge-small $(HUGE_DIR)/huge-control
+	$(Q)for v in fast small; do $(HUGE_DIR)/huge-$$v >$(HUGE_DIR)/$$v.log 2>&1 & done; wait; \
+	fail=0; for v in fast small; do echo "== lib $$v, gcc -m32 -fsanitize=undefined,pointer-overflow"; \
+		grep -aE '^(TARGET|PASS|FAIL|SKIP|EXIT)|runtime error' $(HUGE_DIR)/$$v.log | sed 's/^/    /'; \
+		grep -aqE '^(EXIT: STATUS=0|SKIP:)' $(HUGE_DIR)/$$v.log && ! grep -aq 'runtime error' $(HUGE_DIR)/$$v.log || fail=1; \
+	done; \
+	rc=0; $(HUGE_DIR)/huge-control >$(HUGE_DIR)/control.log 2>&1 || rc=$$?; \
+	if grep -aq '^SKIP:' $(HUGE_DIR)/control.log; then echo "SKIP: control (see above)"; \
+	elif [ $$rc != 0 ] && grep -aq 'runtime error: pointer index expression' $(HUGE_DIR)/control.log; then \
+		echo "PASS: control: lib with END() as a pointer addition is stopped:"; \
+		grep -a -m1 'runtime error' $(HUGE_DIR)/control.log | sed 's/^/    /'; \
+	else echo "FAIL: control: lib with END() as a pointer addition passed the check (log $(HUGE_DIR)/control.log)"; fail=1; fi; \
+	[ $$fail = 0 ]
+TESTS += test-huge
 
 # lib calls nothing, whatever the flags: compilers turn byte loops into calls
 # to memcpy/memset (here: to ourselves) unless told not to, and lib tells
