@@ -25,7 +25,7 @@ $(GUARD_DIR)/img/virt/wordmerge.elf: $(GUARD_DIR)/wordmerge.c FORCE
 	$(Q)$(MAKE) --no-print-directory O=$(GUARD_DIR)/img LIB_SRC=$(GUARD_DIR)/wordmerge.c PLATFORM=virt all >/dev/null
 
 $(eval $(call cross_suite,guard-host,gcc,$(GUARD_DIR)/wordmerge.c))
-$(eval $(call cross_suite,guard-be64,s390x-linux-gnu-gcc -static,$(GUARD_DIR)/wordmerge.c))
+$(eval $(call cross_suite,guard-be64,s390x-linux-gnu-gcc -static $(QEMU_USER_SUITE),$(GUARD_DIR)/wordmerge.c))
 
 GUARD_CASE := during memcpy\[wordmerge\] guard: src ends at page-[0-9]+
 
