@@ -96,9 +96,10 @@ def test_exit_status(wordmerge_run):
     run = wordmerge_run
     assert run.status is not None, f"no EXIT: line within {run.timeout:.0f} s"
     failed = [f"FAIL: {g}: {rest}" for g, (v, rest) in run.groups.items() if v != "PASS"]
-    assert run.status == 0, (
-        f"EXIT: STATUS={run.status}\n" + "\n".join(
-            failed + run.other_fail + run.traps + ([run.summary_line] if run.summary_line else [])))
+    if run.status != 0:
+        pytest.fail(f"EXIT: STATUS={run.status}\n" + "\n".join(
+            failed + run.other_fail + run.traps + ([run.summary_line] if run.summary_line else [])),
+            pytrace=False)
     if run.qemu_exitcode is not None:
         assert run.qemu_exitcode == run.status, (
             f"the image said STATUS={run.status} but QEMU exited {run.qemu_exitcode}")
