@@ -139,7 +139,7 @@ PERF_FAULT_O := $(O)/perf-fault
 .PHONY: test-bench-regression
 test-bench-regression:
 	$(Q)mkdir -p $(PERF_FAULT_O)
-	$(Q)sed -e 's/word \*dblk = WM_SMALL_CODE ? dend : dw + ((size_t)(dend - dw) \& 15);/word *dblk = dend;/' \
+	$(Q)sed -e 's/word \*dblk = dw + (WORDS(dw, dend) \& 15);/word *dblk = dend;/' \
 		lib/wordmerge.c > $(PERF_FAULT_O)/wordmerge.c
 	$(Q)[ "$$(diff lib/wordmerge.c $(PERF_FAULT_O)/wordmerge.c | grep -c '^>')" = 1 ] || \
 		{ echo "FAIL: the performance fault no longer applies to lib/wordmerge.c (update tests/bench.mk)"; exit 1; }
