@@ -10,13 +10,18 @@
 #   make farm-lava-validate   every LAVA job passes LAVA's validators, a
 #                             broken one fails
 #   make farm-lava-run        lava-run executes the QEMU job on this machine
+#   make farm-lava-run-uboot  lava-run executes the VisionFive 2 job (tftp,
+#                             u-boot, booti) with QEMU + U-Boot as the board
 #
 # Debian's labgrid and LAVA import only under /usr/bin/python3.  lava-common
 # has the job schema; lava-dispatcher has lava-run (measured on this
 # machine: 36 s to install python3-labgrid and lava-common, 70 s more for
 # lava-dispatcher with --no-install-recommends).
-# u-boot-qemu: the S-mode U-Boot that plays a board's in farm-labgrid-uboot.
-TEST_DEPS += python3-labgrid lava-common lava-dispatcher u-boot-qemu
+# u-boot-qemu: the S-mode U-Boot that plays a board's in farm-labgrid-uboot
+# and farm-lava-run-uboot; tftpd-hpa: LAVA's tftp deploy takes its folder
+# (/srv/tftp) from /etc/default/tftpd-hpa, as on a LAVA worker (the daemon
+# itself is not used: QEMU's user network serves TFTP).
+TEST_DEPS += python3-labgrid lava-common lava-dispatcher u-boot-qemu tftpd-hpa
 TESTS += farm-test
 
 FARM_PY := /usr/bin/python3
@@ -38,13 +43,13 @@ farm_pytest = LG_IMAGE=$(abspath $(1)) $(FARM_TIMEOUT) $(FARM_PY) -m pytest \
 	> $(FARM)/labgrid-$(2).out 2>&1
 
 .PHONY: farm-test farm-images farm-labgrid farm-labgrid-good farm-labgrid-bad farm-labgrid-uboot \
-	farm-labgrid-envs farm-lava-validate farm-lava-run
+	farm-labgrid-envs farm-lava-validate farm-lava-run farm-lava-run-uboot
 
-# The images first (one make at a time in $(O)), then the four QEMU runs at
+# The images first (one make at a time in $(O)), then the five QEMU runs at
 # once, then the quick checks.
 farm-test: farm-images
-	$(Q)$(MAKE) --no-print-directory -j4 --output-sync=target \
-		farm-labgrid-good farm-labgrid-bad farm-labgrid-uboot farm-lava-run
+	$(Q)$(MAKE) --no-print-directory -j5 --output-sync=target \
+		farm-labgrid-good farm-labgrid-bad farm-labgrid-uboot farm-lava-run farm-lava-run-uboot
 	$(Q)$(MAKE) --no-print-directory farm-labgrid-envs farm-lava-validate
 
 # The image, and the broken one as test-qemu-fault builds it (a memcpy
@@ -108,10 +113,28 @@ farm-labgrid-envs:
 		echo "PASS: a misspelt driver is refused:"; cut -c1-160 $(FARM)/broken-env.out | sed 's/^/    /'; \
 	else cat $(FARM)/broken-env.out; echo "FAIL: a broken labgrid environment was not refused"; exit 1; fi
 
+# $(call farm_lava_local,JOB,IMAGE,DEVICE_TYPE): farm/lava/JOB.yaml with the
+# image as a file:// url and the device type of farm/lava/devices/.
+farm_lava_local = sed -e "s|url: https://lab.example.org/wordmerge/.*|url: file://$(abspath $(2))|" \
+	-e "s|^device_type: .*|device_type: $(3)|" farm/lava/$(1).yaml
+
+# $(call farm_lava_run,JOB,IMAGE,DEVICE,DEVICE_TYPE): lava-run executes it;
+# the job must pass with 12 wordmerge cases passed, the PMU verdict a skip.
+farm_lava_run = mkdir -p $(FARM)/lava && $(call farm_lava_local,$(1),$(2),$(4)) > $(FARM)/lava/$(1)-run.yaml && \
+	rm -rf $(FARM)/lava/out-$(1) && rc=0 && { $(FARM_TIMEOUT) lava-run --job-id wm-$(1)-$$$$ \
+		--output-dir $(FARM)/lava/out-$(1) --device farm/lava/devices/$(3).yaml \
+		--dispatcher farm/lava/devices/dispatcher-qemu.yaml $(FARM)/lava/$(1)-run.yaml \
+		> $(FARM)/lava/run-$(1).log 2>&1 || rc=$$?; } && \
+	if [ $$rc = 0 ] && farm/lava/check-results.py $(FARM)/lava/run-$(1).log --cases 12 --verdict skip \
+		--what "lava-run of farm/lava/$(1).yaml on farm/lava/devices/$(3).yaml"; then :; \
+	else tail -n 30 $(FARM)/lava/run-$(1).log | cut -c1-300; \
+		echo "FAIL: lava-run of farm/lava/$(1).yaml (exit $$rc, log $(FARM)/lava/run-$(1).log)"; exit 1; fi
+
 # LAVA's job schema (lava-common, what lava-server checks on submission) for
 # every job; lava-run --validate (the dispatcher's own pipeline check) for
-# the QEMU job with its device; and a job without its monitor's end string
-# must be refused.
+# every job with a device of farm/lava/devices/ (the boards' jobs with the
+# QEMU + U-Boot one); and a job without its monitor's end string must be
+# refused.
 farm-lava-validate:
 	$(Q)mkdir -p $(FARM)/lava
 	$(Q)$(FARM_PY) farm/lava/validate.py $(FARM_LAVA_JOBS)
@@ -120,24 +143,29 @@ farm-lava-validate:
 	if [ $$rc = 1 ] && grep -q "required key not provided .*'end'" $(FARM)/lava/broken.out; then \
 		echo "PASS: a job without its monitor's end string is refused:"; cut -c1-200 $(FARM)/lava/broken.out | sed 's/^/    /'; \
 	else cat $(FARM)/lava/broken.out; echo "FAIL: a broken LAVA job passed the validator"; exit 1; fi
-	$(Q)sed "s|url: https://lab.example.org/wordmerge/virt/wordmerge.elf|url: file://$(abspath $(IMG).elf)|" \
-		farm/lava/qemu-virt.yaml > $(FARM)/lava/qemu-virt-local.yaml
-	$(Q)rc=0; timeout -k 5 60 lava-run --validate --job-id wm-validate-$$$$ --output-dir $(FARM)/lava/validate \
-		--device farm/lava/devices/qemu-riscv64.yaml $(FARM)/lava/qemu-virt-local.yaml \
-		> $(FARM)/lava/validate.log 2>&1 || rc=$$?; \
-	if [ $$rc = 0 ] && grep -q '"case": "validate", "definition": "lava", "result": "pass"' $(FARM)/lava/validate.log; then \
-		echo "PASS: lava-run --validate: farm/lava/qemu-virt.yaml on farm/lava/devices/qemu-riscv64.yaml"; \
-	else tail -n 20 $(FARM)/lava/validate.log; echo "FAIL: lava-run --validate (exit $$rc)"; exit 1; fi
+	$(Q)$(call farm_lava_local,qemu-virt,$(IMG).elf,qemu) > $(FARM)/lava/qemu-virt-local.yaml
+	$(Q)$(call farm_lava_local,visionfive2,$(IMG).bin,uboot-qemu-riscv64) > $(FARM)/lava/visionfive2-local.yaml
+	$(Q)$(call farm_lava_local,unmatched,$(IMG).bin,uboot-qemu-riscv64) > $(FARM)/lava/unmatched-local.yaml
+	$(Q)for j in qemu-virt:qemu-riscv64 visionfive2:uboot-qemu-riscv64 unmatched:uboot-qemu-riscv64; do \
+		job=$${j%%:*} dev=$${j#*:}; rc=0; \
+		timeout -k 5 60 lava-run --validate --job-id wm-validate-$$$$ --output-dir $(FARM)/lava/validate \
+			--device farm/lava/devices/$$dev.yaml --dispatcher farm/lava/devices/dispatcher-qemu.yaml \
+			$(FARM)/lava/$$job-local.yaml > $(FARM)/lava/validate-$$job.log 2>&1 || rc=$$?; \
+		if [ $$rc = 0 ] && grep -q '"case": "validate", "definition": "lava", "result": "pass"' $(FARM)/lava/validate-$$job.log; then \
+			echo "PASS: lava-run --validate: farm/lava/$$job.yaml on farm/lava/devices/$$dev.yaml"; \
+		else tail -n 20 $(FARM)/lava/validate-$$job.log | cut -c1-300; \
+			echo "FAIL: lava-run --validate of farm/lava/$$job.yaml (exit $$rc)"; exit 1; fi; \
+	done
 
 # lava-run runs the QEMU job here, the image given as a file:// url: one
 # LAVA test case per check group, all pass, the PMU verdict a skip (QEMU
-# does not trap).  The job's own timeouts bound it (10 min), and timeout.
+# does not trap).  The job's own timeouts bound it, and timeout.
 farm-lava-run: $(IMG).elf
-	$(Q)mkdir -p $(FARM)/lava
-	$(Q)sed "s|url: https://lab.example.org/wordmerge/virt/wordmerge.elf|url: file://$(abspath $(IMG).elf)|" \
-		farm/lava/qemu-virt.yaml > $(FARM)/lava/qemu-virt-run.yaml
-	$(Q)rm -rf $(FARM)/lava/out; rc=0; $(FARM_TIMEOUT) lava-run --job-id wm-$$$$ --output-dir $(FARM)/lava/out \
-		--device farm/lava/devices/qemu-riscv64.yaml $(FARM)/lava/qemu-virt-run.yaml \
-		> $(FARM)/lava/run.log 2>&1 || rc=$$?; \
-	if [ $$rc = 0 ] && farm/lava/check-results.py $(FARM)/lava/run.log --cases 12 --verdict skip; then :; \
-	else tail -n 30 $(FARM)/lava/run.log | cut -c1-300; echo "FAIL: lava-run of farm/lava/qemu-virt.yaml (exit $$rc)"; exit 1; fi
+	$(Q)$(call farm_lava_run,qemu-virt,$(IMG).elf,qemu-riscv64,qemu)
+
+# The VisionFive 2 job as it is (tftp deploy, its U-Boot commands, booti),
+# only its device_type and url changed, with QEMU + U-Boot as the board
+# (farm/lava/devices/uboot-qemu-riscv64.yaml).
+farm-lava-run-uboot: $(IMG).bin
+	$(Q)mkdir -p /srv/tftp
+	$(Q)$(call farm_lava_run,visionfive2,$(IMG).bin,uboot-qemu-riscv64,uboot-qemu-riscv64)

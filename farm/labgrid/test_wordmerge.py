@@ -73,21 +73,28 @@ def test_misaligned_trap_verdict(wordmerge_run, record_property):
 
 
 def test_cycles(wordmerge_run, record_property):
-    """The rdcycle lines of a benchmark image (CSV:sweep/big/extra), as
-    results: their count and every cell's cycles in the report's
-    properties.  The test image prints none: skipped there."""
+    """The rdcycle lines (CSV:sweep/big/extra), when the image prints them
+    (a benchmark image, or a test image that times calls after its checks):
+    complete (CSV:end's count), the benchmark's closing line says 0
+    failures, and every cell's cycles and instret become properties of the
+    result, the readable table its output.  Skipped where there are none."""
     run = wordmerge_run
     if not run.cycles:
-        pytest.skip("no cycle lines in this image's output (the test image prints "
-                    "none; boot a make BENCH=... image for them)")
-    assert run.bench_summary is not None, "cycle lines but no SUMMARY: benchmark line"
+        pytest.skip("no cycle lines in this image's output")
+    assert run.csv_end is not None, "cycle lines but no CSV:end line: truncated output?"
+    assert run.csv_end == f"CSV:end,{run.csv_lines}", (
+        f"{run.csv_end}, but {run.csv_lines} CSV: lines were read: lines lost?")
+    assert run.bench_summary is not None, "cycle lines but no closing BENCH:/SUMMARY: benchmark line"
     assert " 0 failures" in run.bench_summary, run.bench_summary
     record_property("cells", len(run.cycles))
     for kind, f in run.cycles:
         # sweep/extra: fn, impl, dst%8, src%8, n, runs, cycles, instret, ...
         # big: fn, impl, dst off, src off, n, runs, cycles, instret, time
         if len(f) >= 8:
-            record_property(f"{kind}:{f[0]}[{f[1]}]:{f[2]},{f[3]}:{f[4]}", f"cycles={f[6]} instret={f[7]}")
+            record_property(f"{kind}:{f[0]}[{f[1]}]:{f[2]},{f[3]}:{f[4]}",
+                            f"cycles={f[6]} instret={f[7]}")
+    print(run.bench_summary)
+    print("\n".join(run.cycle_table))
 
 
 def test_exit_status(wordmerge_run):

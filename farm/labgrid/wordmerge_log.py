@@ -12,7 +12,9 @@ The image's console protocol (README.md, "What the run prints"):
     EXIT: STATUS=n
 
 The benchmark image (make BENCH=...) prints BENCH: and CSV: lines instead
-of groups; its CSV:sweep/big/extra lines carry the rdcycle counts.
+of groups, a test image may print them after the groups; the
+CSV:sweep/big/extra lines carry the rdcycle counts, CSV:end,N counts the
+CSV: lines, and the table rows (... c/B | ...) are the readable cycle table.
 """
 import re
 
@@ -30,6 +32,10 @@ CASE_RE = re.compile(r"^FAIL: ([a-z-]+\[[a-z-]+\]) (\S.*)$")
 SUMMARY_RE = re.compile(
     r"^SUMMARY: (\d+) groups, (\d+) checks, (\d+) groups failed, (\d+) failures")
 CYCLES_RE = re.compile(r"^CSV:(sweep|big|extra),(.*)$")
+# The benchmark's closing line: its own image's SUMMARY: benchmark ..., or
+# BENCH: benchmark MODE: N points measured, F failures where it runs after
+# the checks.
+BENCH_DONE_RE = re.compile(r"^BENCH: benchmark [a-z]+: \d+ points measured, \d+ failures")
 
 
 def exit_status(text):
@@ -58,7 +64,17 @@ class Run:
         self.bench = [l for l in self.lines if l.startswith("BENCH: ")]
         self.cycles = []         # (kind, fields) of CSV:sweep/big/extra
         self.bench_summary = None
+        self.csv_end = None
+        self.csv_lines = 0       # CSV: lines between CSV:begin and CSV:end
+        self.cycle_table = [l for l in self.lines if " c/B" in l and "|" in l]
+        inside = False
         for line in self.lines:
+            if line.startswith("CSV:begin,"):
+                inside, self.csv_lines = True, 0
+            elif line.startswith("CSV:end,"):
+                inside = False
+            elif inside and line.startswith("CSV:"):
+                self.csv_lines += 1
             m = GROUP_RE.match(line)
             if m:
                 if m.group(2) not in self.groups:
@@ -80,8 +96,10 @@ class Run:
             elif SUMMARY_RE.match(line):
                 self.summary = tuple(int(x) for x in SUMMARY_RE.match(line).groups())
                 self.summary_line = line
-            elif line.startswith("SUMMARY: benchmark"):
+            elif line.startswith("SUMMARY: benchmark") or BENCH_DONE_RE.match(line):
                 self.bench_summary = line
+            elif line.startswith("CSV:end,"):
+                self.csv_end = line
             else:
                 m = CYCLES_RE.match(line)
                 if m:
@@ -89,7 +107,8 @@ class Run:
 
     @property
     def is_bench(self):
-        return bool(self.bench)
+        """A benchmark image: benchmark lines and no check groups."""
+        return bool(self.bench) and not self.groups
 
     def traps_platform(self):
         """True: the control was counted (zeros are proof); False: it was

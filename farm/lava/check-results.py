@@ -17,6 +17,7 @@ ap.add_argument("log")
 ap.add_argument("--cases", type=int, required=True)
 ap.add_argument("--failed", default="")
 ap.add_argument("--verdict", default="skip")
+ap.add_argument("--what", default="lava-run")
 a = ap.parse_args()
 
 results = {}
@@ -46,8 +47,8 @@ verdict = results.get(("wordmerge-pmu", "pmu_verdict"))
 if verdict != a.verdict:
     problems.append(f"pmu_verdict {verdict}, expected {a.verdict}")
 if problems:
-    print("FAIL: lava-run: " + "; ".join(problems) + f" (log {a.log})")
+    print(f"FAIL: {a.what}: " + "; ".join(problems) + f" (log {a.log})")
     sys.exit(1)
-print(f"PASS: lava-run: job pass, {len(cases)} wordmerge test cases"
+print(f"PASS: {a.what}: job pass, {len(cases)} wordmerge test cases"
       + (f", failed as expected: {', '.join(failed)}" if failed else ", all pass")
       + f", pmu_verdict {verdict}")
