@@ -125,6 +125,7 @@ farm_lava_run = mkdir -p $(FARM)/lava && $(call farm_lava_local,$(1),$(2),$(4)) 
 		--output-dir $(FARM)/lava/out-$(1) --device farm/lava/devices/$(3).yaml \
 		--dispatcher farm/lava/devices/dispatcher-qemu.yaml $(FARM)/lava/$(1)-run.yaml \
 		> $(FARM)/lava/run-$(1).log 2>&1 || rc=$$?; } && \
+	rm -rf /srv/tftp/wm-$(1)-$$$$ /var/lib/lava/dispatcher/tmp/wm-$(1)-$$$$ && \
 	if [ $$rc = 0 ] && farm/lava/check-results.py $(FARM)/lava/run-$(1).log --cases 12 --verdict skip \
 		--what "lava-run of farm/lava/$(1).yaml on farm/lava/devices/$(3).yaml"; then :; \
 	else tail -n 30 $(FARM)/lava/run-$(1).log | cut -c1-300; \
@@ -155,7 +156,8 @@ farm-lava-validate:
 			echo "PASS: lava-run --validate: farm/lava/$$job.yaml on farm/lava/devices/$$dev.yaml"; \
 		else tail -n 20 $(FARM)/lava/validate-$$job.log | cut -c1-300; \
 			echo "FAIL: lava-run --validate of farm/lava/$$job.yaml (exit $$rc)"; exit 1; fi; \
-	done
+	done; \
+	rm -rf /srv/tftp/wm-validate-$$$$ /var/lib/lava/dispatcher/tmp/wm-validate-$$$$
 
 # lava-run runs the QEMU job here, the image given as a file:// url: one
 # LAVA test case per check group, all pass, the PMU verdict a skip (QEMU
