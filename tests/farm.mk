@@ -10,6 +10,7 @@
 #   make farm-lava-validate   every LAVA job passes LAVA's validators, a
 #                             broken one fails
 #   make farm-lava-run        lava-run executes the QEMU job on this machine
+#   make farm-lava-run-bad    ... on the broken image: failed test cases
 #   make farm-lava-run-uboot  lava-run executes the VisionFive 2 job (tftp,
 #                             u-boot, booti) with QEMU + U-Boot as the board
 #
@@ -33,6 +34,7 @@ FARM := $(O)/farm
 FARM_TIMEOUT := timeout -k 10 420
 FARM_FAULT := $(FARM)/fault-tail-off-by-one
 FARM_FAULT_ELF := $(FARM_FAULT)/virt/wordmerge.elf
+comma := ,
 FARM_LAVA_JOBS := $(wildcard farm/lava/*.yaml)
 FARM_LG_ENVS := $(wildcard farm/labgrid/*.yaml)
 
@@ -43,13 +45,14 @@ farm_pytest = LG_IMAGE=$(abspath $(1)) $(FARM_TIMEOUT) $(FARM_PY) -m pytest \
 	> $(FARM)/labgrid-$(2).out 2>&1
 
 .PHONY: farm-test farm-images farm-labgrid farm-labgrid-good farm-labgrid-bad farm-labgrid-uboot \
-	farm-labgrid-envs farm-lava-validate farm-lava-run farm-lava-run-uboot
+	farm-labgrid-envs farm-lava-validate farm-lava-run farm-lava-run-bad farm-lava-run-uboot
 
-# The images first (one make at a time in $(O)), then the five QEMU runs at
+# The images first (one make at a time in $(O)), then the six QEMU runs at
 # once, then the quick checks.
 farm-test: farm-images
-	$(Q)$(MAKE) --no-print-directory -j5 --output-sync=target \
-		farm-labgrid-good farm-labgrid-bad farm-labgrid-uboot farm-lava-run farm-lava-run-uboot
+	$(Q)$(MAKE) --no-print-directory -j6 --output-sync=target \
+		farm-labgrid-good farm-labgrid-bad farm-labgrid-uboot \
+		farm-lava-run farm-lava-run-bad farm-lava-run-uboot
 	$(Q)$(MAKE) --no-print-directory farm-labgrid-envs farm-lava-validate
 
 # The image, and the broken one as test-qemu-fault builds it (a memcpy
@@ -118,18 +121,19 @@ farm-labgrid-envs:
 farm_lava_local = sed -e "s|url: https://lab.example.org/wordmerge/.*|url: file://$(abspath $(2))|" \
 	-e "s|^device_type: .*|device_type: $(3)|" farm/lava/$(1).yaml
 
-# $(call farm_lava_run,JOB,IMAGE,DEVICE,DEVICE_TYPE): lava-run executes it;
-# the job must pass with 12 wordmerge cases passed, the PMU verdict a skip.
-farm_lava_run = mkdir -p $(FARM)/lava && $(call farm_lava_local,$(1),$(2),$(4)) > $(FARM)/lava/$(1)-run.yaml && \
-	rm -rf $(FARM)/lava/out-$(1) && rc=0 && { $(FARM_TIMEOUT) lava-run --job-id wm-$(1)-$$$$ \
-		--output-dir $(FARM)/lava/out-$(1) --device farm/lava/devices/$(3).yaml \
-		--dispatcher farm/lava/devices/dispatcher-qemu.yaml $(FARM)/lava/$(1)-run.yaml \
-		> $(FARM)/lava/run-$(1).log 2>&1 || rc=$$?; } && \
-	rm -rf /srv/tftp/wm-$(1)-$$$$ /var/lib/lava/dispatcher/tmp/wm-$(1)-$$$$ && \
-	if [ $$rc = 0 ] && farm/lava/check-results.py $(FARM)/lava/run-$(1).log --cases 12 --verdict skip \
-		--what "lava-run of farm/lava/$(1).yaml on farm/lava/devices/$(3).yaml"; then :; \
-	else tail -n 30 $(FARM)/lava/run-$(1).log | cut -c1-300; \
-		echo "FAIL: lava-run of farm/lava/$(1).yaml (exit $$rc, log $(FARM)/lava/run-$(1).log)"; exit 1; fi
+# $(call farm_lava_run,JOB,IMAGE,DEVICE,DEVICE_TYPE[,FAILED[,NAME]]): lava-run
+# executes it; the job must pass with 12 wordmerge cases, those in FAILED
+# (comma-separated) failed and the others passed, the PMU verdict a skip.
+farm_lava_run = mkdir -p $(FARM)/lava && $(call farm_lava_local,$(1),$(2),$(4)) > $(FARM)/lava/$(or $(6),$(1))-run.yaml && \
+	rm -rf $(FARM)/lava/out-$(or $(6),$(1)) && rc=0 && { $(FARM_TIMEOUT) lava-run --job-id wm-$(or $(6),$(1))-$$$$ \
+		--output-dir $(FARM)/lava/out-$(or $(6),$(1)) --device farm/lava/devices/$(3).yaml \
+		--dispatcher farm/lava/devices/dispatcher-qemu.yaml $(FARM)/lava/$(or $(6),$(1))-run.yaml \
+		> $(FARM)/lava/run-$(or $(6),$(1)).log 2>&1 || rc=$$?; } && \
+	rm -rf /srv/tftp/wm-$(or $(6),$(1))-$$$$ /var/lib/lava/dispatcher/tmp/wm-$(or $(6),$(1))-$$$$ && \
+	if [ $$rc = 0 ] && farm/lava/check-results.py $(FARM)/lava/run-$(or $(6),$(1)).log --cases 12 --verdict skip \
+		--failed '$(5)' --what "lava-run of farm/lava/$(1).yaml on farm/lava/devices/$(3).yaml$(if $(5), with the broken memcpy)"; then :; \
+	else tail -n 30 $(FARM)/lava/run-$(or $(6),$(1)).log | cut -c1-300; \
+		echo "FAIL: lava-run of farm/lava/$(1).yaml (exit $$rc, log $(FARM)/lava/run-$(or $(6),$(1)).log)"; exit 1; fi
 
 # LAVA's job schema (lava-common, what lava-server checks on submission) for
 # every job; lava-run --validate (the dispatcher's own pipeline check) for
@@ -164,6 +168,12 @@ farm-lava-validate:
 # does not trap).  The job's own timeouts bound it, and timeout.
 farm-lava-run: $(IMG).elf
 	$(Q)$(call farm_lava_run,qemu-virt,$(IMG).elf,qemu-riscv64,qemu)
+
+# The QEMU job on the broken memcpy: the three groups that use its tail are
+# failed LAVA test cases, the nine others pass (a failed case does not fail
+# a LAVA job).
+farm-lava-run-bad: farm-images
+	$(Q)$(call farm_lava_run,qemu-virt,$(FARM_FAULT_ELF),qemu-riscv64,qemu,memcpy_wordmerge_$(comma)memmove_wordmerge_$(comma)memmove_overlap_wordmerge_,qemu-virt-bad)
 
 # The VisionFive 2 job as it is (tftp deploy, its U-Boot commands, booti),
 # only its device_type and url changed, with QEMU + U-Boot as the board
