@@ -115,6 +115,7 @@ void fw_main(unsigned long hartid, const void *dtb)
 
 	mmu_init();	/* guard pages for the suite (firmware/mmu.c) */
 	suite_run(impls, sizeof(impls) / sizeof(impls[0]), pmu ? &hooks : NULL, &res);
+	mmu_off();	/* the benchmark below runs unpaged, as make bench's */
 	/*
 	 * The cycle counts one serial log should carry (issue 9): a short
 	 * benchmark, in the lines make report LOG= reads; the full sweep is

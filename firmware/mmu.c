@@ -69,3 +69,9 @@ int mmu_init(void)
 	suite_set_guard((void *)lo, (void *)hi);
 	return 0;
 }
+
+void mmu_off(void)
+{
+	__asm__ volatile("csrw " CSR_STR(CSR_SATP) ", zero\n\tsfence.vma zero, zero" ::: "memory");
+	suite_set_guard(NULL, NULL);
+}

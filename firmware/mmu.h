@@ -12,4 +12,7 @@
  */
 int mmu_init(void);
 
+/* Paging off again (bare, as the image started): the benchmarks run without. */
+void mmu_off(void);
+
 #endif /* WM_MMU_H */
