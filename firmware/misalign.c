@@ -97,7 +97,26 @@ __attribute__((noinline)) void misalign_control(void)
 			 : "memory");
 }
 
+static enum misalign_verdict misalign_setup(void);
+
+/*
+ * Once per run: the default image's suite and its closing benchmark both
+ * ask, and a second call must neither take two more counters nor run the
+ * control again.
+ */
 enum misalign_verdict misalign_init(void)
+{
+	static int done;
+	static enum misalign_verdict verdict;
+
+	if (!done) {
+		verdict = misalign_setup();
+		done = 1;
+	}
+	return verdict;
+}
+
+static enum misalign_verdict misalign_setup(void)
 {
 	struct sbiret r;
 	long ld, st;
