@@ -228,6 +228,7 @@ static unsigned char *buf_a, *buf_b;	/* source side, destination side */
 static int trace_mode;
 /* Quick mode (the default image): the cells quick_cell() picks. */
 static int quick_mode;
+static uint32_t bench_hz;	/* the timebase, for MB/s */
 
 /* ---- output ---------------------------------------------------------------- */
 
@@ -658,23 +659,36 @@ static void sweep_table(int fn, int doff, int soff)
 	int i, k, nsizes = sweep_nsizes();
 
 	if (fn == FN_MEMSET)
-		printf("\n%s, dst%%8=%d: instructions per call, cycles per byte\n",
-		       fn_desc[fn], doff);
+		printf("\n%s, dst%%8=%d: ", fn_desc[fn], doff);
 	else
-		printf("\n%s, dst%%8=%d src%%8=%d: instructions per call, cycles per byte\n",
-		       fn_desc[fn], doff, soff);
-	printf("%8s", "n");
-	for (k = 0; k < NIMPLS; k++)
-		printf(" | %21s", impls[k].name);
-	printf("\n");
+		printf("\n%s, dst%%8=%d src%%8=%d: ", fn_desc[fn], doff, soff);
+	if (quick_mode) {
+		/* One line per call: every counter, as a board's log should show. */
+		printf("per call (the fastest of its runs)\n%8s %-15s %10s %10s %10s %9s\n",
+		       "n", "", "rdcycle", "rdinstret", "rdtime", "MB/s");
+	} else {
+		printf("instructions per call, cycles per byte\n%8s", "n");
+		for (k = 0; k < NIMPLS; k++)
+			printf(" | %21s", impls[k].name);
+		printf("\n");
+	}
 	for (i = 0; i < nsizes; i++) {
 		size_t n = sweep_sizes[i];
 		unsigned char *d, *s;
 
 		ok[i] = (char)(quick_cell(fn, doff, soff, n) &&
 			       sweep_args(fn, doff, soff, n, &d, &s));
-		if (quick_mode && !ok[i])
+		if (quick_mode) {
+			for (k = 0; ok[i] && k < NIMPLS; k++) {
+				struct meas *m = &res[i][k];
+
+				measure_cell(fn, k, d, s, n, m);
+				printf("%8lu %-15s %10lu %10lu %10lu %9s\n", (unsigned long)n,
+				       impls[k].name, m->cyc, m->ins, m->tim,
+				       mbps(b1, sizeof(b1), n, m->tim, bench_hz));
+			}
 			continue;
+		}
 		printf("%8lu", (unsigned long)n);
 		for (k = 0; k < NIMPLS && ok[i]; k++) {
 			struct meas *m = &res[i][k];
@@ -894,6 +908,7 @@ int bench_run(const struct fdt_info *fdt, const char *mode)
 	}
 	trace_mode = strcmp(mode, "trace") == 0;
 	quick_mode = strcmp(mode, "quick") == 0;
+	bench_hz = fdt->timebase_hz;
 	if (base < fdt->mem_base || base + need > fdt->mem_base + fdt->mem_size) {
 		printf("FAIL: the benchmark needs %llu MiB of RAM after the image (0x%lx); the device tree gives 0x%llx..0x%llx (run QEMU with -m 256M or more)\n",
 		       (unsigned long long)(need >> 20), (unsigned long)base,
