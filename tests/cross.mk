@@ -263,16 +263,15 @@ job_desc_legacy := image with the legacy SBI console forced (make LEGACY_CONSOLE
 # property dropped outright is kept as a job that shows where the run stops
 # and that run-qemu.sh ends it (status 124) rather than hanging.
 DTB_DIR := $(CROSS_DIR)/dtb
-$(DTB_DIR)/virt.dtb:
+$(DTB_DIR)/no-memory.dtb: $(QEMU_DTB_DIR)/virt-smp1.dtb
 	@mkdir -p $(@D)
-	$(Q)qemu-system-riscv64 -M virt,dumpdtb=$@ -m 256M -smp 1 -nographic -bios default >/dev/null 2>&1; \
-		test -s $@ || { echo "error: could not dump QEMU's device tree to $@" >&2; exit 1; }
-$(DTB_DIR)/no-memory.dtb: $(DTB_DIR)/virt.dtb
 	$(Q)cp $< $@.tmp && for n in $$(fdtget -l $@.tmp /); do \
 		case $$n in memory@*) fdtput -r $@.tmp /$$n || exit 1;; esac; done && mv $@.tmp $@
-$(DTB_DIR)/timebase-0.dtb: $(DTB_DIR)/virt.dtb
+$(DTB_DIR)/timebase-0.dtb: $(QEMU_DTB_DIR)/virt-smp1.dtb
+	@mkdir -p $(@D)
 	$(Q)cp $< $@.tmp && fdtput -t u $@.tmp /cpus timebase-frequency 0 && mv $@.tmp $@
-$(DTB_DIR)/no-timebase.dtb: $(DTB_DIR)/virt.dtb
+$(DTB_DIR)/no-timebase.dtb: $(QEMU_DTB_DIR)/virt-smp1.dtb
+	@mkdir -p $(@D)
 	$(Q)cp $< $@.tmp && fdtput -d $@.tmp /cpus timebase-frequency && mv $@.tmp $@
 
 job_deps_dtb-no-memory := $(IMG).elf $(DTB_DIR)/no-memory.dtb

@@ -19,14 +19,9 @@ $(FUZZ_BIN): tests/fuzz_fdt.c firmware/fdt.c firmware/firmware.h tests/fuzz.mk
 	$(Q)clang -g -O1 -Wall -Wextra -Werror -fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=all -o $@ tests/fuzz_fdt.c firmware/fdt.c
 
-$(FUZZ_DIR)/seeds/virt-smp%.dtb:
+$(FUZZ_DIR)/seeds/%.dtb: $(QEMU_DTB_DIR)/%.dtb
 	@mkdir -p $(@D)
-	$(Q)qemu-system-riscv64 -M virt,dumpdtb=$@.raw -m 256M -smp $* -nographic -bios default >/dev/null 2>&1; \
-	dtc -q -I dtb -O dtb -o $@ $@.raw && rm -f $@.raw
-$(FUZZ_DIR)/seeds/sifive_u.dtb:
-	@mkdir -p $(@D)
-	$(Q)qemu-system-riscv64 -M sifive_u,dumpdtb=$@.raw -nographic -bios default >/dev/null 2>&1; \
-	dtc -q -I dtb -O dtb -o $@ $@.raw && rm -f $@.raw
+	$(Q)dtc -q -I dtb -O dtb -o $@.tmp $< && mv $@.tmp $@
 
 # libFuzzer adds what it learns to the corpus folder; the seeds stay as
 # they are.  A finding stops the run with its input in $(FUZZ_DIR)/.
@@ -43,3 +38,26 @@ test-fuzz-fdt: $(FUZZ_BIN) $(FUZZ_SEEDS)
 	$(Q)echo "PASS: device tree reader: $$(grep -Eo 'Done [0-9]+ runs in [0-9]+ second' $(FUZZ_DIR)/run.log | head -n 1)s, no finding ($(FUZZ_DIR)/run.log)"
 TESTS += test-fuzz-fdt
 TEST_DEPS += clang libclang-rt-14-dev device-tree-compiler
+
+# What the reader finds in QEMU's own trees, checked against what they hold:
+# the harts that can run the image (sifive_u's E51 monitor hart has no MMU
+# and does not count), timebase, memory and finisher.  One line a tree:
+# tree | the line fdt_host must print.
+FDT_HOST := $(FUZZ_DIR)/fdt_host
+FDT_CASES = \
+  virt-smp1 | model "riscv-virtio,qemu" harts 1 timebase 10000000 memory 0x80000000+0x10000000 finisher 0x100000 ;\
+  virt-smp4 | model "riscv-virtio,qemu" harts 4 timebase 10000000 memory 0x80000000+0x10000000 finisher 0x100000 ;\
+  sifive_u | model "SiFive HiFive Unleashed A00" harts 4 timebase 1000000 memory 0x80000000+0x10000000 finisher none 0x0
+$(FDT_HOST): tests/fdt_host.c firmware/fdt.c firmware/firmware.h tests/fuzz.mk
+	@mkdir -p $(@D)
+	$(quiet) HOSTCC $@
+	$(Q)gcc -O2 -Wall -Wextra -Werror -o $@ tests/fdt_host.c firmware/fdt.c
+.PHONY: test-fdt-host
+test-fdt-host: $(FDT_HOST) $(addprefix $(QEMU_DTB_DIR)/,virt-smp1.dtb virt-smp4.dtb sifive_u.dtb)
+	$(Q)echo '$(FDT_CASES)' | tr ';' '\n' | while IFS='|' read -r tree want; do \
+		tree=$$(echo $$tree); want=$$(echo "$$want" | sed 's/^ *//; s/ *$$//'); \
+		got=$$($(FDT_HOST) $(QEMU_DTB_DIR)/$$tree.dtb); \
+		if [ "$$got" = "$$want" ]; then echo "PASS: device tree reader on QEMU's $$tree: $$got"; \
+		else echo "FAIL: device tree reader on QEMU's $$tree: got '$$got', want '$$want'"; exit 1; fi; \
+	done
+TESTS += test-fdt-host

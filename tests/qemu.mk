@@ -7,6 +7,20 @@
 # (usage, tools, build, ELF, log) exit 126, never an image status.
 RUN_QEMU := O=$(O) ./run-qemu.sh --no-build --timeout 300
 
+# QEMU's own device trees, dumped once for every test that edits or feeds
+# one (test-exit-status, the dtb-* jobs of tests/cross.mk, the fuzzer's
+# seeds in tests/fuzz.mk), with 256 MiB as run-qemu.sh
+# runs them: virt with N harts, sifive_u with its 5 (one E51, four U54s).
+QEMU_DTB_DIR := $(O)/dtb
+$(QEMU_DTB_DIR)/virt-smp%.dtb:
+	@mkdir -p $(@D)
+	$(Q)qemu-system-riscv64 -M virt,dumpdtb=$@ -m 256M -smp $* -nographic -bios default >/dev/null 2>&1; \
+		test -s $@ || { echo "error: could not dump QEMU's device tree to $@" >&2; exit 1; }
+$(QEMU_DTB_DIR)/sifive_u.dtb:
+	@mkdir -p $(@D)
+	$(Q)qemu-system-riscv64 -M sifive_u,dumpdtb=$@ -m 256M -smp 5 -nographic -bios default >/dev/null 2>&1; \
+		test -s $@ || { echo "error: could not dump QEMU's device tree to $@" >&2; exit 1; }
+
 # The image passes on 1 hart under the misaligned-access plugin (no
 # misaligned access in lib, the control seen) and on 4 harts (secondary
 # harts parked), and the banner counts the harts it was given.  The run
@@ -105,14 +119,10 @@ TESTS += test-pmu-selftest
 # One line a case: name | expected status | line the output must hold |
 # how to run it (run-qemu.sh arguments after its common ones).
 EXIT_DIR := $(O)/exit-status
-$(EXIT_DIR)/virt.dtb:
-	@mkdir -p $(@D)
-	$(Q)qemu-system-riscv64 -M virt,dumpdtb=$@ -m 256M -smp 1 -nographic -bios default >/dev/null 2>&1; \
-		test -s $@ || { echo "error: could not dump QEMU's device tree to $@" >&2; exit 1; }
-$(EXIT_DIR)/deep.dtb: $(EXIT_DIR)/virt.dtb
+$(EXIT_DIR)/deep.dtb: $(QEMU_DTB_DIR)/virt-smp1.dtb
 	@mkdir -p $(@D)
 	$(Q)cp $< $@.tmp && fdtput -c -p $@.tmp /d1/d2/d3/d4/d5/d6/d7/d8/d9/d10/d11/d12/d13/d14/d15/d16/d17 && mv $@.tmp $@
-$(EXIT_DIR)/bad-name.dtb: $(EXIT_DIR)/virt.dtb tools/dtb-corrupt.py
+$(EXIT_DIR)/bad-name.dtb: $(QEMU_DTB_DIR)/virt-smp1.dtb tools/dtb-corrupt.py
 	@mkdir -p $(@D)
 	$(Q)python3 tools/dtb-corrupt.py $< $@.tmp fw-cfg@10100000 dma-coherent && mv $@.tmp $@
 EXIT_CASES = \
