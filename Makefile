@@ -15,6 +15,7 @@
 #   V=1                   print every command
 #   LEGACY_CONSOLE=1      force the legacy SBI putchar console
 #   LIB_SRC=FILE          lib source to link (default lib/wordmerge.c)
+#   FAULT=NAME            lib with a deliberate fault of tests/faults.txt
 #   TRAP_SELFTEST=1       the image traps on purpose after the banner
 #                         (=2: before it reads the device tree; =3: and the
 #                         trap report traps too)
@@ -31,8 +32,23 @@ PLATFORM ?= virt
 CROSS_COMPILE ?= riscv64-unknown-elf-
 OPT ?= -O2
 LEGACY_CONSOLE ?= 0
-# The lib source linked into the image; the fault checks point it elsewhere.
+# The lib source linked into the image (and the test programs,
+# tests/build.mk).
 LIB_SRC ?= lib/wordmerge.c
+# FAULT=NAME: the deliberate fault NAME of tests/faults.txt, for the tests
+# that must see it caught: the source file it edits is replaced by a copy
+# with the fault (tools/apply-fault.sh), in the image and the test programs.
+FAULT ?=
+ifneq ($(FAULT),)
+FAULT_FILE := $(shell awk -F' [|] ' -v n='$(FAULT)' '$$1 == n { print $$2 }' tests/faults.txt)
+ifeq ($(FAULT_FILE),)
+$(error unknown FAULT=$(FAULT): no such fault in tests/faults.txt)
+endif
+FAULT_SRC := $(O)/fault/$(FAULT)/$(FAULT_FILE)
+ifeq ($(FAULT_FILE),lib/wordmerge.c)
+LIB_SRC := $(FAULT_SRC)
+endif
+endif
 LIB_SIZE ?= fast
 TRAP_SELFTEST ?= 0
 PMU_SELFTEST ?= 0
@@ -47,11 +63,14 @@ Q := @
 quiet = @printf '  %-7s %s\n'
 endif
 
-# --- platforms: where the payload is loaded ----------------------------------
-# virt:        QEMU virt, OpenSBI fw_jump's payload address
-# unmatched:   SiFive HiFive Unmatched (FU740), U-Boot kernel_addr_r
-# visionfive2: StarFive VisionFive 2 (JH7110), DRAM at 0x40000000,
-#              U-Boot kernel_addr_r 0x40200000
+# --- platforms: where the payload runs ------------------------------------------
+# Each runs 2 MiB (the Image header's text_offset) into RAM; a board's U-Boot
+# may load it elsewhere, booti moves it here (docs/boards.md).
+# virt:        QEMU virt, RAM at 0x80000000: OpenSBI fw_jump's payload address
+# unmatched:   SiFive HiFive Unmatched (FU740), RAM at 0x80000000 (U-Boot's
+#              kernel_addr_r is 0x84000000)
+# visionfive2: StarFive VisionFive 2 (JH7110), RAM at 0x40000000 (U-Boot's
+#              kernel_addr_r is 0x40200000)
 PLATFORMS := virt unmatched visionfive2
 load_addr_virt := 0x80200000
 load_addr_unmatched := 0x80200000
@@ -125,7 +144,10 @@ endif
 IMG_CFLAGS += -DWM_BENCH=\"$(BENCH)\"
 endif
 
-IMG_SRCS := boot/entry.S $(wildcard firmware/*.c) $(LIB_SRC) tests/suite.c
+IMG_SRCS := $(patsubst $(or $(FAULT_FILE),-),$(FAULT_SRC),boot/entry.S $(wildcard firmware/*.c) \
+	$(LIB_SRC) tests/suite.c)
+# A source with a fault finds its quoted includes beside the original.
+IMG_CFLAGS += $(if $(FAULT_FILE),-iquote $(dir $(FAULT_FILE)))
 IMG_OBJS := $(patsubst %,$(IMG_DIR)/obj/%.o,$(IMG_SRCS))
 IMG_REFS := $(IMG_DIR)/obj/picolibc-size.o $(IMG_DIR)/obj/picolibc-speed.o
 
@@ -137,6 +159,11 @@ $(IMG_DIR)/flags: FORCE
 	@mkdir -p $(@D)
 	@echo '$(IMG_CFLAGS) $(IMG_LDFLAGS) LIB_SIZE=$(LIB_SIZE)' | cmp -s - $@ || \
 		echo '$(IMG_CFLAGS) $(IMG_LDFLAGS) LIB_SIZE=$(LIB_SIZE)' > $@
+
+ifneq ($(FAULT),)
+$(FAULT_SRC): $(FAULT_FILE) tests/faults.txt tools/apply-fault.sh
+	$(Q)tools/apply-fault.sh tests/faults.txt $(FAULT) $@
+endif
 
 $(IMG_DIR)/obj/%.o: % $(IMG_DIR)/flags
 	@mkdir -p $(@D)
@@ -185,44 +212,35 @@ $(IMG).dis: $(IMG).elf
 -include $(IMG_OBJS:.o=.d)
 
 # --- tests ---------------------------------------------------------------------
-# Each tests/*.mk and tools/*.mk adds its phony targets to TESTS and the
-# Debian packages they need to TEST_DEPS; `make test` installs what is
-# missing, then runs them one after the other.
-TESTS :=
-TEST_DEPS := make python3 gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf \
-	opensbi qemu-system-misc
-include tests/host.mk
-include tests/qemu.mk
-include tests/cross.mk
+# tests/tests.cfg is the list of tests, one a line; tests/run.py builds what
+# they need (tests/build.mk: the host and cross programs, the device trees)
+# and runs them, -j from make -j or else the number of cores.
+#   make test               install the Debian packages the tests need, run them all
+#   make test T="A B"       only the tests or groups named (tests/run.py --list)
+include tests/build.mk
 include tests/bench.mk
 include tests/cycles.mk
 include tests/farm.mk
-include tests/guard.mk
-include tests/fuzz.mk
-
-# --- the QEMU misaligned-access plugin ---------------------------------------------
 include tools/plugin.mk
-TESTS += plugin-selftest
+
+# Every Debian package a test needs (tools/deps.sh installs what is missing).
+# gcc -m32 needs gcc-12-multilib, not the gcc-multilib metapackage: Debian
+# 12's gcc-multilib conflicts with the cross compilers, gcc-12-multilib does
+# not.  python3-labgrid, lava-*: Debian's, they import only under
+# /usr/bin/python3 (tests/farm.mk); tftpd-hpa: LAVA's tftp deploy takes its
+# folder from /etc/default/tftpd-hpa.
+TEST_DEPS := make python3 gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf \
+	opensbi qemu-system-misc gcc clang libclang-rt-14-dev gcc-12-multilib \
+	gcc-s390x-linux-gnu libc6-dev-s390x-cross gcc-powerpc-linux-gnu \
+	libc6-dev-powerpc-cross qemu-user-static device-tree-compiler llvm gnuplot-nox \
+	u-boot-qemu u-boot-tools fdisk dosfstools mtools python3-labgrid lava-common \
+	lava-dispatcher tftpd-hpa
+T ?=
 
 .PHONY: test
 test:
 	$(Q)tools/deps.sh $(sort $(TEST_DEPS))
-	$(Q)$(MAKE) --no-print-directory -j2 all $(HOST_SUITES)
-	$(Q)$(MAKE) --no-print-directory test-run
-
-# One target after the other, so each one's output stays readable; a tally
-# at the end, and a failure of any makes the whole run fail.
-.PHONY: test-run
-test-run:
-	$(Q)pass=0; fail=0; failed=; \
-	for t in $(TESTS); do \
-		echo "=== $$t"; \
-		if $(MAKE) --no-print-directory $$t; then pass=$$((pass + 1)); \
-		else fail=$$((fail + 1)); failed="$$failed $$t"; fi; \
-	done; \
-	echo "=== make test: $$pass passed, $$fail failed$${failed:+ ($$failed )}"; \
-	echo "$$pass passed, $$fail failed"; \
-	[ $$fail = 0 ]
+	$(Q)python3 tests/run.py -O $(O) $(T)
 
 # A recipe that fails leaves no half-written target behind.
 .DELETE_ON_ERROR:

@@ -4,7 +4,7 @@
  * [src, src + n).  Each source is placed so that the aligned words
  * overlapping [src, src + n) end exactly at a PROT_NONE page, and again so
  * that they start right after one: a word read wholly outside the range
- * falls in that page and faults, in any build (tests/host.mk builds it
+ * falls in that page and faults, in any build (tests/tests.cfg runs it
  * plain at -O2, for -m32, and under AddressSanitizer).  The fault is
  * reported with the call that made it.
  */

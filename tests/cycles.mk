@@ -42,7 +42,6 @@ CYCLES_MODEL = $(CYCLES_PY) model --elf $(CYCLES_ELF) --log $(CYCLES_LOG) \
 	--trace $(CYCLES_TRACE) --cache $(CYCLES_DIR)/mca-cache
 CYCLES_TABLE ?= 1
 TRACE_PLUGIN := $(O)/tools/trace.so
-TEST_DEPS += llvm
 
 $(TRACE_PLUGIN): tools/trace-plugin.c tools/qemu-plugin-api.h tests/cycles.mk
 	@mkdir -p $(@D)
@@ -116,7 +115,6 @@ cycles-selftest: $(CYCLES_ST_ELF) $(TRACE_PLUGIN)
 		-plugin file=$(abspath $(TRACE_PLUGIN)),out=$(CYCLES_ST_TRACE),$$args || \
 		{ echo "FAIL: cycles-selftest: the guest did not run (QEMU exit $$?)"; exit 1; }
 	$(Q)python3 $(CYCLES_ST_SRC)/check.py --elf $(CYCLES_ST_ELF) --trace $(CYCLES_ST_TRACE)
-TESTS += cycles-selftest
 
 # The lib of another revision, against this tree's.
 CYCLES_BASE_O := $(O)/cycles-base

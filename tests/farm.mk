@@ -22,8 +22,6 @@
 # and farm-lava-run-uboot; tftpd-hpa: LAVA's tftp deploy takes its folder
 # (/srv/tftp) from /etc/default/tftpd-hpa, as on a LAVA worker (the daemon
 # itself is not used: QEMU's user network serves TFTP).
-TEST_DEPS += python3-labgrid lava-common lava-dispatcher u-boot-qemu tftpd-hpa
-TESTS += farm-test
 
 FARM_PY := /usr/bin/python3
 # No __pycache__ in farm/.
@@ -55,12 +53,11 @@ farm-test: farm-images
 		farm-lava-run farm-lava-run-bad farm-lava-run-uboot
 	$(Q)$(MAKE) --no-print-directory farm-labgrid-envs farm-lava-validate
 
-# The image, and the broken one as test-qemu-fault builds it (a memcpy
+# The image, and the broken one as tests.cfg's qemu-fault builds it (a memcpy
 # whose tail is one byte short).
 farm-images: $(IMG).elf $(IMG).bin
 	$(Q)mkdir -p $(FARM)
-	$(Q)tools/apply-fault.sh tests/faults.txt tail-off-by-one $(FARM_FAULT)/wordmerge.c
-	$(Q)$(MAKE) --no-print-directory O=$(FARM_FAULT) LIB_SRC=$(FARM_FAULT)/wordmerge.c all >/dev/null
+	$(Q)$(MAKE) --no-print-directory O=$(FARM_FAULT) FAULT=tail-off-by-one all >/dev/null
 
 farm-labgrid: farm-images
 	$(Q)$(MAKE) --no-print-directory -j3 --output-sync=target \
@@ -109,7 +106,7 @@ farm-labgrid-uboot: $(IMG).bin
 farm-labgrid-envs:
 	$(Q)mkdir -p $(FARM)
 	$(Q)LG_IMAGE=$(abspath $(IMG).elf) LG_TFTP_DIR=$(abspath $(FARM)/tftp) $(FARM_PY) farm/labgrid/check-envs.py $(FARM_LG_ENVS)
-	$(Q)sed 's/^      UBootDriver:/      UBootDrvier:/' farm/labgrid/visionfive2.yaml > $(FARM)/broken-env.yaml
+	$(Q)tools/apply-fault.sh tests/faults.txt labgrid-misspelt-driver $(FARM)/broken-env.yaml
 	$(Q)rc=0; LG_IMAGE=$(abspath $(IMG).elf) LG_TFTP_DIR=$(abspath $(FARM)/tftp) $(FARM_PY) farm/labgrid/check-envs.py \
 		$(FARM)/broken-env.yaml > $(FARM)/broken-env.out 2>&1 || rc=$$?; \
 	if [ $$rc = 1 ] && grep -q "^FAIL: .*UBootDrvier" $(FARM)/broken-env.out; then \
@@ -143,7 +140,7 @@ farm_lava_run = mkdir -p $(FARM)/lava && $(call farm_lava_local,$(1),$(2),$(4)) 
 farm-lava-validate:
 	$(Q)mkdir -p $(FARM)/lava
 	$(Q)$(FARM_PY) farm/lava/validate.py $(FARM_LAVA_JOBS)
-	$(Q)sed "/end: 'EXIT: STATUS='/d" farm/lava/qemu-virt.yaml > $(FARM)/lava/broken.yaml
+	$(Q)tools/apply-fault.sh tests/faults.txt lava-no-end-string $(FARM)/lava/broken.yaml
 	$(Q)rc=0; $(FARM_PY) farm/lava/validate.py $(FARM)/lava/broken.yaml > $(FARM)/lava/broken.out 2>&1 || rc=$$?; \
 	if [ $$rc = 1 ] && grep -q "required key not provided .*'end'" $(FARM)/lava/broken.out; then \
 		echo "PASS: a job without its monitor's end string is refused:"; cut -c1-200 $(FARM)/lava/broken.out | sed 's/^/    /'; \

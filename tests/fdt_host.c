@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * The image's device tree reader (firmware/fdt.c) on the host, on a blob
- * from a file: prints what it found, one line, for tests/fuzz.mk to compare
- * with what QEMU's trees hold (test-fdt-host).
+ * from a file: prints what it found, one line, for tests/tests.cfg to compare
+ * with what QEMU's trees hold (the fdt-* tests).
  *
  *     fdt_host FILE.dtb
  */

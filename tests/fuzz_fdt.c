@@ -2,7 +2,7 @@
 /*
  * libFuzzer harness for the image's device tree reader (firmware/fdt.c),
  * built for the host with AddressSanitizer and UndefinedBehaviorSanitizer
- * (tests/fuzz.mk: make fuzz, and a bounded run in make test).
+ * (tests/build.mk: make fuzz; tests/tests.cfg: fdt-fuzz, a bounded run).
  *
  * The reader's contract: the blob is totalsize bytes long (its header says
  * so; in the image it is whatever RAM holds there).  An input is therefore

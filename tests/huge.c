@@ -3,7 +3,7 @@
  * Sizes past PTRDIFF_MAX on a 32-bit host (gcc -m32), the case of glibc's
  * tst-memmove-overflow: memmove forward and backward, memcpy and memset of
  * 2 GiB + 8 MiB - 1 bytes, built with UndefinedBehaviorSanitizer's
- * pointer-overflow check (tests/host.mk: make test-huge).  Any pointer that
+ * pointer-overflow check (tests/build.mk: make huge; tests/tests.cfg: huge-*).  Any pointer that
  * lib forms from an index past PTRDIFF_MAX stops the run there.
  *
  * One mapping of ~2 GiB + 8 MiB (MAP_NORESERVE): two disjoint buffers of
@@ -16,7 +16,7 @@
  * offset within a word), against the model of each call.
  *
  * A machine that cannot map that much, or has not the memory to back it,
- * prints a SKIP: line and exits 0.
+ * prints a SKIP: line and exits 77 (the test runner's "skipped", tests/run.py).
  */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS, MAP_NORESERVE under -std=c11 */
 #include <stdint.h>
@@ -139,20 +139,20 @@ int main(void)
 	       (int)(8 * sizeof(void *)), (unsigned long long)PTRDIFF_MAX, HUGE_N);
 	if (HUGE_N <= (size_t)PTRDIFF_MAX) {
 		printf("SKIP: huge: n does not exceed PTRDIFF_MAX here (build with -m32)\n");
-		return 0;
+		return 77;
 	}
 	buf_len = HUGE_N + SLACK;
 	if (avail < (unsigned long long)buf_len + (256ull << 20)) {
 		printf("SKIP: huge: %llu MiB of memory available, %zu MiB needed to back the buffer\n",
 		       avail >> 20, (buf_len >> 20) + 256);
-		return 0;
+		return 77;
 	}
 	buf = mmap(NULL, buf_len, PROT_READ | PROT_WRITE,
 		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (buf == MAP_FAILED) {
 		printf("SKIP: huge: cannot map %zu bytes in this 32-bit process\n",
 		       buf_len);
-		return 0;
+		return 77;
 	}
 	printf("HUGE: buffer at 0x%lx..0x%lx\n", (unsigned long)(uintptr_t)buf,
 	       (unsigned long)((uintptr_t)buf + buf_len));

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # Usage: report-cycles.sh LOG DIR [CSV]
 #
-# The cycle model side of tools/report.py (make test-report-cycles), on LOG,
+# The cycle model side of tools/report.py (tests/tests.cfg: report-cycles), on LOG,
 # a sweep under QEMU -icount (make bench-check's), and CSV, the cycle model
 # of the same build (make cycles-wordmerge).  Without CSV (a tree with no
 # cycle model yet) it writes a synthetic one from LOG's instruction counts:

@@ -3,7 +3,7 @@
 """Write a copy of a device tree blob whose one property names a string
 outside the strings block: a tree that QEMU and OpenSBI still pass on (they
 look properties up by name) but that the image must refuse, before it has
-read where the test finisher is (tests/qemu.mk, test-exit-status).
+read where the test finisher is (tests/tests.cfg: exit-bad-tree).
 
     dtb-corrupt.py IN.dtb OUT.dtb NODE PROPERTY
 

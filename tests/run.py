@@ -1,0 +1,326 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Run the tests of tests/tests.cfg: build what they need, run them in
+parallel, print one PASS:/FAIL:/SKIP: line each and a final tally.
+
+Usage: tests/run.py [-j N] [-O DIR] [--list] [NAME|GROUP ...]
+
+`make test` calls it after installing the Debian packages; `make test
+T="NAME|GROUP ..."` passes the filter.  A name or group that matches no
+entry is an error.  Exit status: 0 all selected tests passed (or were
+skipped), 1 a test failed, 2 bad usage or a bad table.
+
+The table (tests/tests.cfg, its header says more): one test a line, its
+columns split as a shell splits words:
+
+    name  groups  build  command  status  [expect ...]
+
+build: `-` (nothing) or make arguments, run as `make O=DIR ARGS` where DIR
+is the main build directory when ARGS set no variable, else a directory of
+its own under DIR/t/ named after the variables (one build per distinct
+set, however many tests share it; the targets of every test with that set
+are made in one make).  command: run by bash in the repository top, with
+  O     the main build directory     B    the entry's build directory
+  T     a scratch directory of the test's own (emptied first)
+  LOG   $T/run.log                   ELF  $B/virt/wordmerge.elf
+  boot  a function: ./run-qemu.sh --no-build --timeout 300 --elf $ELF
+        --log $LOG, then its own arguments (later options win)
+status: the exit status the command must end with, or !0 for any but 0;
+77 from a test that expects another status means SKIP (its SKIP: line
+says why).  expect: extended regexes (Python's re) that some line of the
+output must match; `!RE` no line may match; `N*RE` exactly N lines match.
+A test that must end with 0 must print no line starting with FAIL:.
+"""
+
+import argparse
+import os
+import re
+import shlex
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+CFG = os.path.join(TOP, "tests", "tests.cfg")
+BACKSTOP_S = 900          # every tool has its own timeout; this is the last
+SKIP_STATUS = 77
+BOOT = ('boot() { O="$B" ./run-qemu.sh --no-build --timeout 300 '
+        '--elf "$ELF" --log "$LOG" "$@"; }\n')
+
+
+class TableError(Exception):
+    pass
+
+
+class Test:
+    def __init__(self, lineno, fields):
+        if len(fields) < 5:
+            raise TableError(f"line {lineno}: want at least 5 columns "
+                             f"(name groups build command status), got {len(fields)}")
+        self.name, groups, build, self.cmd, status = fields[:5]
+        if not re.fullmatch(r"[A-Za-z0-9_.+-]+", self.name):
+            raise TableError(f"line {lineno}: bad test name {self.name!r}")
+        self.groups = groups.split(",")
+        self.build = [] if build == "-" else build.split()
+        if not re.fullmatch(r"!0|[0-9]+", status):
+            raise TableError(f"line {lineno}: status must be a number or !0, not {status!r}")
+        self.status = status
+        self.expect = []
+        for e in fields[5:]:
+            kind, count = "want", None
+            m = re.match(r"([0-9]+)\*(.*)", e, re.S)
+            if e.startswith("!"):
+                kind, e = "not", e[1:]
+            elif m:
+                kind, count, e = "count", int(m.group(1)), m.group(2)
+            try:
+                self.expect.append((kind, count, re.compile(e)))
+            except re.error as err:
+                raise TableError(f"line {lineno}: bad regex {e!r}: {err}") from None
+        self.vars = sorted(a for a in self.build if "=" in a)
+        self.targets = [a for a in self.build if "=" not in a]
+
+
+def read_table(path):
+    tests, names = [], set()
+    with open(path, encoding="utf-8") as f:
+        for lineno, line in enumerate(f, 1):
+            if not line.strip() or line.lstrip().startswith("#"):
+                continue
+            try:
+                t = Test(lineno, shlex.split(line))
+            except ValueError as err:
+                raise TableError(f"line {lineno}: {err}") from None
+            if t.name in names:
+                raise TableError(f"line {lineno}: test {t.name} twice")
+            names.add(t.name)
+            tests.append(t)
+    return tests
+
+
+def build_dir(out, variables):
+    if not variables:
+        return out
+    slug = "_".join(re.sub(r"[^A-Za-z0-9.+-]", "-", v) for v in variables)
+    return os.path.join(out, "t", slug)
+
+
+def default_jobs():
+    m = re.search(r"(?:^|\s)-j\s*([0-9]+)", os.environ.get("MAKEFLAGS", ""))
+    return int(m.group(1)) if m else (os.cpu_count() or 1)
+
+
+def child_env():
+    """The environment of every child: a sub-make must not look for the
+    jobserver of the make that started us (we are not a recursive make)."""
+    env = dict(os.environ)
+    flags = env.get("MAKEFLAGS", "")
+    flags = re.sub(r"(?:^|\s)-j\s*[0-9]*|--jobserver-(?:auth|fds)=\S+", " ", flags)
+    flags = re.sub(r"^\s*([a-zA-Z]*)j([a-zA-Z]*)(\s|$)", r"\1\2\3", flags)
+    env["MAKEFLAGS"] = flags.strip()
+    env.pop("MFLAGS", None)
+    env.pop("MAKELEVEL", None)
+    return env
+
+
+print_lock = threading.Lock()
+
+
+def say(text):
+    with print_lock:
+        print(text, flush=True)
+
+
+def run(cmd, log, env, timeout):
+    """Run cmd (a list) in its own process group, output to log; returns
+    (status, seconds); status 124 on timeout."""
+    start = time.monotonic()
+    with open(log, "wb") as f:
+        p = subprocess.Popen(cmd, cwd=TOP, env=env, stdin=subprocess.DEVNULL,
+                             stdout=f, stderr=subprocess.STDOUT, start_new_session=True)
+        try:
+            rc = p.wait(timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(p.pid, signal.SIGKILL)
+            p.wait()
+            f.write(f"\nrun.py: killed after {timeout} s\n".encode())
+            rc = 124
+    return rc, time.monotonic() - start
+
+
+def tail(path, n=15):
+    with open(path, "rb") as f:
+        lines = f.read().decode("utf-8", "replace").replace("\r", "").splitlines()
+    return "\n".join("  | " + l[:200] for l in lines[-n:])
+
+
+def do_build(out, d, variables, targets, env):
+    name = (os.path.basename(d) if d != out else "main") + "-" + "-".join(targets)
+    log = os.path.join(out, "tests", "build", re.sub(r"[^A-Za-z0-9.+_-]", "-", name) + ".log")
+    os.makedirs(os.path.dirname(log), exist_ok=True)
+    cmd = ["make", "--no-print-directory", "O=" + d] + variables + targets
+    rc, secs = run(cmd, log, env, BACKSTOP_S)
+    if rc:
+        return f"`{shlex.join(cmd)}` failed (status {rc}, log {log}):\n{tail(log)}"
+    say(f"  BUILD   {d}: {' '.join(variables + targets)} ({secs:.0f} s)")
+    return None
+
+
+def judge(t, rc, text):
+    """None if the output is what the table wants, else why not."""
+    lines = text.replace("\r", "").splitlines()
+    want_rc = t.status
+    if rc == SKIP_STATUS and want_rc != str(SKIP_STATUS):
+        return "SKIP", next((l for l in lines if l.startswith("SKIP:")), "status 77")
+    if not (rc != 0 if want_rc == "!0" else rc == int(want_rc)):
+        return "FAIL", f"status {rc}, want {want_rc}"
+    if want_rc == "0":
+        bad = next((l for l in lines if l.startswith("FAIL:")), None)
+        if bad:
+            return "FAIL", f"status 0 but a FAIL: line: {bad[:160]}"
+    shown = None
+    for kind, count, rx in t.expect:
+        hits = [l for l in lines if rx.search(l)]
+        if kind == "want" and not hits:
+            return "FAIL", f"no line matches {rx.pattern!r}"
+        if kind == "not" and hits:
+            return "FAIL", f"a line matches {rx.pattern!r}: {hits[0][:160]}"
+        if kind == "count" and len(hits) != count:
+            return "FAIL", f"{len(hits)} lines match {rx.pattern!r}, want {count}"
+        if shown is None and kind != "not":
+            shown = hits[0]
+    if shown is None:
+        shown = next((l for l in reversed(lines) if l.strip()), "(no output)")
+    return "PASS", shown.strip()[:160]
+
+
+def do_test(t, out, env, durations):
+    d = build_dir(out, t.vars)
+    tdir = os.path.join(out, "tests", t.name)
+    shutil.rmtree(tdir, ignore_errors=True)
+    os.makedirs(tdir)
+    tenv = dict(env, O=out, B=d, T=tdir, LOG=os.path.join(tdir, "run.log"),
+                ELF=os.path.join(d, "virt", "wordmerge.elf"))
+    outfile = os.path.join(tdir, "out")
+    rc, secs = run(["bash", "-c", "set -o pipefail\n" + BOOT + t.cmd], outfile, tenv, BACKSTOP_S)
+    durations[t.name] = secs
+    with open(outfile, "rb") as f:
+        verdict, why = judge(t, rc, f.read().decode("utf-8", "replace"))
+    if verdict == "FAIL":
+        say(f"{tail(outfile)}\nFAIL: {t.name}: {why} ({secs:.0f} s, output {outfile})")
+    else:
+        say(f"{verdict}: {t.name}: {why} ({secs:.0f} s)")
+    return verdict
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("-j", type=int, default=default_jobs(), help="tests at once (default: make -j, else cores)")
+    ap.add_argument("-O", default="build", help="main build directory (default build)")
+    ap.add_argument("--table", default=CFG)
+    ap.add_argument("--list", action="store_true", help="list the selected tests and stop")
+    ap.add_argument("select", nargs="*", help="test names or groups (default: all)")
+    a = ap.parse_args()
+    try:
+        tests = read_table(a.table)
+    except (OSError, TableError) as err:
+        print(f"run.py: {a.table}: {err}", file=sys.stderr)
+        return 2
+    sel = [w for s in a.select for w in s.split()]
+    unknown = [s for s in sel if not any(s == t.name or s in t.groups for t in tests)]
+    if unknown:
+        print(f"run.py: no test or group named {', '.join(unknown)} "
+              f"(tests/run.py --list shows them)", file=sys.stderr)
+        return 2
+    if sel:
+        tests = [t for t in tests if t.name in sel or set(sel) & set(t.groups)]
+    if a.list:
+        for t in tests:
+            print(f"{t.name:28} {','.join(t.groups)}")
+        return 0
+    out = os.path.normpath(a.O)
+    os.makedirs(os.path.join(out, "tests"), exist_ok=True)
+    env = child_env()
+    start = time.monotonic()
+
+    # One make per build directory, with every target its tests need; a
+    # test starts once its build is done.  Builds go first, then the tests
+    # that took longest last time, so that two slow ones do not end up last
+    # on their own.
+    tfile = os.path.join(out, "tests", "durations")
+    durations = {}
+    if os.path.exists(tfile):
+        for line in open(tfile, encoding="utf-8"):
+            name, _, secs = line.partition(" ")
+            durations[name] = float(secs or 0)
+    # A build is a directory and, in order, the target sets of its tests:
+    # one make each, one after the other (never two makes in one folder).
+    builds, waiting = {}, {}
+    for t in tests:
+        key = (build_dir(out, t.vars), tuple(t.targets or ["all"])) if t.build else None
+        if key:
+            sets = builds.setdefault(key[0], (t.vars, []))[1]
+            if key[1] not in sets:
+                sets.append(key[1])
+        waiting.setdefault(key, []).append(t)
+    queue = [(0, i, "build", d) for i, d in enumerate(builds)]
+    tally = {"PASS": 0, "FAIL": 0, "SKIP": 0}
+    cond = threading.Condition()
+    busy = [0]
+
+    def ready(key):
+        for t in waiting.pop(key, []):
+            queue.append((1, -durations.get(t.name, 60), "test", t))
+        queue.sort(key=lambda q: q[:2])
+
+    def worker():
+        while True:
+            with cond:
+                while not queue and busy[0]:
+                    cond.wait()
+                if not queue:
+                    cond.notify_all()
+                    return
+                _, _, kind, item = queue.pop(0)
+                busy[0] += 1
+            if kind == "build":
+                variables, sets = builds[item]
+                for targets in sets:
+                    why = do_build(out, item, variables, list(targets), env)
+                    with cond:
+                        if why:
+                            say(f"FAIL: build {item} {' '.join(targets)}: {why}")
+                            for t in waiting.pop((item, targets), []):
+                                say(f"FAIL: {t.name}: its build failed (above)")
+                                tally["FAIL"] += 1
+                        ready((item, targets))
+                        cond.notify_all()
+            else:
+                v = do_test(item, out, env, durations)
+                with cond:
+                    tally[v] += 1
+            with cond:
+                busy[0] -= 1
+                cond.notify_all()
+
+    ready(None)
+    threads = [threading.Thread(target=worker) for _ in range(max(1, a.j))]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    with open(tfile + ".tmp", "w", encoding="utf-8") as f:
+        f.writelines(f"{n} {s:.1f}\n" for n, s in sorted(durations.items()))
+    os.replace(tfile + ".tmp", tfile)
+    secs = time.monotonic() - start
+    skipped = f", {tally['SKIP']} skipped" if tally["SKIP"] else ""
+    print(f"{tally['PASS']} passed, {tally['FAIL']} failed{skipped} "
+          f"({len(tests)} tests, {secs / 60:.1f} min, -j{a.j})")
+    return 1 if tally["FAIL"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
