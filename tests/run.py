@@ -210,7 +210,7 @@ def do_test(t, out, env, durations):
     with open(outfile, "rb") as f:
         verdict, why = judge(t, rc, f.read().decode("utf-8", "replace"))
     if verdict == "FAIL":
-        say(f"{tail(outfile)}\nFAIL: {t.name}: {why} ({secs:.0f} s, output {outfile})")
+        say("\n".join(filter(None, [tail(outfile), f"FAIL: {t.name}: {why} ({secs:.0f} s, output {outfile})"])))
     else:
         say(f"{verdict}: {t.name}: {why} ({secs:.0f} s)")
     return verdict
