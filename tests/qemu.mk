@@ -24,7 +24,9 @@ $(QEMU_DTB_DIR)/sifive_u.dtb:
 # The image passes on 1 hart under the misaligned-access plugin (no
 # misaligned access in lib, the control seen) and on 4 harts (secondary
 # harts parked), and the banner counts the harts it was given.  The run
-# ends with the short benchmark, whose lines make report reads.
+# ends with the short benchmark, whose lines make report reads (its
+# closing data line CSV:done,quick,POINTS,FAILURES) and run-qemu.sh
+# renders (tools/report.py summary).
 .PHONY: test-qemu
 test-qemu: $(IMG).elf
 	$(Q)for n in 1 4; do \
@@ -41,7 +43,12 @@ test-qemu: $(IMG).elf
 		> $(O)/report-default.out 2>&1 || \
 		{ cat $(O)/report-default.out; echo "FAIL: make report cannot read the default run's log"; exit 1; }
 	$(Q)echo "PASS: the default run ends with a benchmark that make report reads:"; \
-	grep -E '^BENCH: benchmark quick' $(O)/run-smp1.out; tail -n 1 $(O)/report-default.out
+	grep -E '^CSV:done,quick,' $(O)/run-smp1.out; tail -n 1 $(O)/report-default.out
+	$(Q)grep -Eq '^ +4096 wordmerge +[0-9]+ +[0-9]+ +[0-9]+ +[0-9.-]+$$' $(O)/run-smp1.out || \
+		{ echo "FAIL: run-qemu.sh did not print the benchmark's summary (tools/report.py summary)"; exit 1; }; \
+	echo "PASS: run-qemu.sh printed the benchmark's tables:"; \
+	grep -E -m2 '^(memcpy, dst%8=0 src%8=0: per call|       n  )' $(O)/run-smp1.out | sed 's/^/    /'; \
+	grep -E -m1 '^ +4096 wordmerge ' $(O)/run-smp1.out | sed 's/^/    /'
 TESTS += test-qemu
 
 # $(call fault_image,FAULT): build the image with lib fault FAULT of
