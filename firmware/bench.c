@@ -3,8 +3,9 @@
  * The benchmark image: wordmerge's memcpy/memmove/memset (the standard names
  * in this image) against picolibc's two Debian builds (firmware/refs.h) and a
  * plain byte loop, timed with rdcycle, rdinstret and rdtime around each call.
- * Built instead of the correctness suite when the Makefile's BENCH variable
- * is set (see bench.h and tests/bench.mk).  Modes:
+ * The benchmark image (make BENCH=MODE: bench_main.c, tests/bench.mk) runs
+ * one mode instead of the correctness suite; the suite image (main.c) runs
+ * mode quick after its suite (see bench.h).  Modes:
  *   sweep  sizes 1 .. 1 MiB at six (dst%8, src%8) pairs, every function;
  *          quick (make bench-check runs it under QEMU -icount on every
  *          make test)

@@ -693,9 +693,9 @@ def summary_text(data, per_call=None):
     def cells_table(cells, kind):
         """The sweep's (or the extra cells') tables, one per (fn, pair)."""
         out = []
+        sizes = sorted({k[4] for k in cells})     # every table's rows (the sweep)
         for fn in FN_ORDER:
             pairs = sorted({(k[2], k[3]) for k in cells if k[0] == fn}, key=pair_key)
-            sizes = sorted({k[4] for k in cells if k[0] == fn})
             for d, s in pairs:
                 where = f"dst%8={d}" if s is None else f"dst%8={d} src%8={s}"
                 ns = sorted({k[4] for k in cells if k[0] == fn and (k[2], k[3]) == (d, s)})
@@ -735,13 +735,13 @@ def summary_text(data, per_call=None):
 
     big = data["big"]
     ij = "i\\j"
+    if any(k[0] == "memcpy" for k in big):
+        L += ["", "=== memcpy(dst + i, src + j, 32 MiB - max(i, j)), i, j in 0..7: "
+              "two 32 MiB buffers"]
     for impl in impls:
         cells = {(k[2], k[3]): v for k, v in big.items() if k[0] == "memcpy" and k[1] == impl}
         if not cells:
             continue
-        if impl == impls[0] or not any(k[0] == "memcpy" and k[1] == impls[0] for k in big):
-            L += ["", "=== memcpy(dst + i, src + j, 32 MiB - max(i, j)), i, j in 0..7: "
-                  "two 32 MiB buffers"]
         for what, cell in (("MB/s", lambda v: mbps_text(v["n"], v["tim"], hz)),
                            ("cycles per byte", lambda v: fixed(v["cyc"], v["n"], 3))):
             L += ["", f"memcpy 32 MiB, {impl}: {what} (rows: dst offset i, columns: src offset j)",
@@ -754,8 +754,10 @@ def summary_text(data, per_call=None):
         if not keys:
             continue
         n_any = next(v["n"] for k, v in big.items() if k[0] == fn)
-        L += ["", f"=== {FN_TITLE[fn]}, 32 MiB" + ("" if fn == "memset" else
-              f" - {big_size(data) - n_any} bytes") + ": MB/s, cycles per byte",
+        gap = (big_size(data) - n_any) // 2
+        L += ["", f"=== {FN_TITLE[fn]}, 32 MiB" + (" - i" if fn == "memset" else
+              f" - {2 * gap} bytes, {gap} bytes apart plus the offsets")
+              + ": MB/s, cycles per byte",
               f"{'i' if fn == 'memset' else 'dst,src%8':>9}"
               + "".join(f" | {impl:>21}" for impl in impls)]
         for d, s in keys:
