@@ -22,7 +22,8 @@
 #   PMU_SELFTEST=1        simulated misaligned-trap counts (tests the verdict)
 #   LIB_SIZE=small        size-first lib: -Os -DWM_SMALL_CODE=1 (no unrolling,
 #                         byte head and tail; still word-wise, never misaligned)
-#   BENCH=MODE            build the benchmark image instead of the suite's:
+#   BENCH=MODE            build the benchmark image (firmware/bench_main.c,
+#                         no suite) instead of the suite's (firmware/main.c):
 #                         sweep, big or full, into $(O)/bench-MODE/ (make
 #                         bench, make bench-check: tests/bench.mk); trace
 #                         for the cycle model (make cycles: tests/cycles.mk)
@@ -130,22 +131,31 @@ endif
 # Only lib's object: the rest of the image keeps $(OPT).
 LIB_CFLAGS_small := -Os -DWM_SMALL_CODE=1
 $(IMG_DIR)/obj/$(LIB_SRC).o: IMG_CFLAGS += $(LIB_CFLAGS_$(LIB_SIZE))
-# The benchmark image (firmware/bench.c): its mode, and the compiler and code
-# generation flags that its header names (the image's, and what lib adds).
-# Every image names its compiler and flags in its benchmark lines: the
-# default image ends with a short benchmark too (issue 9).
+# The compiler and code generation flags that the benchmark's meta lines
+# name (the image's, and what lib adds; firmware/bench.c).  Every image
+# names them: the default image ends with a short benchmark too (issue 9).
 IMG_CFLAGS += -DWM_BENCH_CC=\"$(CC)\" \
 	-DWM_BENCH_CFLAGS="\"$(filter-out -D% -I% -M% -W% --specs=%,$(IMG_CFLAGS))\"" \
 	-DWM_BENCH_LIB_CFLAGS="\"$(LIB_CFLAGS_$(LIB_SIZE))\""
+
+# One main per image kind: the suite image links firmware/main.c and the
+# suite; the benchmark image (BENCH=MODE) links firmware/bench_main.c, which
+# runs the mode it is given as WM_BENCH (its own folder per mode, so the
+# define needs no place in $(IMG_DIR)/flags).
 ifneq ($(BENCH),)
 ifeq ($(filter $(BENCH),sweep big full trace),)
 $(error unknown BENCH=$(BENCH); modes: sweep big full trace)
 endif
-IMG_CFLAGS += -DWM_BENCH=\"$(BENCH)\"
+IMG_NOT_LINKED := firmware/main.c
+IMG_SUITE :=
+$(IMG_DIR)/obj/firmware/bench_main.c.o: IMG_CFLAGS += -DWM_BENCH=\"$(BENCH)\"
+else
+IMG_NOT_LINKED := firmware/bench_main.c
+IMG_SUITE := tests/suite.c
 endif
 
-IMG_SRCS := $(patsubst $(or $(FAULT_FILE),-),$(FAULT_SRC),boot/entry.S $(wildcard firmware/*.c) \
-	$(LIB_SRC) tests/suite.c)
+IMG_SRCS := $(patsubst $(or $(FAULT_FILE),-),$(FAULT_SRC),boot/entry.S \
+	$(filter-out $(IMG_NOT_LINKED),$(wildcard firmware/*.c)) $(LIB_SRC) $(IMG_SUITE))
 # A source with a fault finds its quoted includes beside the original.
 IMG_CFLAGS += $(if $(FAULT_FILE),-iquote $(dir $(FAULT_FILE)))
 IMG_OBJS := $(patsubst %,$(IMG_DIR)/obj/%.o,$(IMG_SRCS))

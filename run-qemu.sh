@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 #
 # Build the wordmerge test image (when needed), boot it on QEMU under OpenSBI,
-# mirror the UART to the terminal and to a log, and exit with the image's
+# mirror the UART to the terminal and to a log, print the tables of its
+# benchmark lines (tools/report.py summary), and exit with the image's
 # status (the number in its final "EXIT: STATUS=n" line).
 #
 # Build output goes under $O (environment; default "build", a relative path
@@ -245,6 +246,15 @@ if [ "$check_align" = 1 ]; then
 	python3 "$top/tools/misalign-table.py" --nm "${cross}nm" "$raw" "$elf" \
 		--require misalign_control --fail-in 'memcpy,memmove,memset,wm_*' ||
 		{ [ "$status" = 0 ] && status=1; }
+fi
+# A log with benchmark lines (the default image's closing benchmark, or a
+# make BENCH=... image): their tables, rendered by tools/report.py.  A
+# benchmark it cannot read (truncated, damaged) fails a run that passed;
+# an image's failure status stays what it is.
+if tr -d '\r' <"$log" | grep -aq 'CSV:begin,wordmerge-bench,'; then
+	python3 "$top/tools/report.py" summary "$log" ||
+		{ echo "run-qemu.sh: error: the benchmark lines are unusable (tools/report.py summary $log)" >&2
+		  [ "$status" = 0 ] && status=1; }
 fi
 echo "run-qemu.sh: image status $status (log: $log)" >&2
 exit "$status"

@@ -3,8 +3,9 @@
  * The benchmark image: wordmerge's memcpy/memmove/memset (the standard names
  * in this image) against picolibc's two Debian builds (firmware/refs.h) and a
  * plain byte loop, timed with rdcycle, rdinstret and rdtime around each call.
- * Built instead of the correctness suite when the Makefile's BENCH variable
- * is set (see bench.h and tests/bench.mk).  Modes:
+ * The benchmark image (make BENCH=MODE: bench_main.c, tests/bench.mk) runs
+ * one mode instead of the correctness suite; the suite image (main.c) runs
+ * mode quick after its suite (see bench.h).  Modes:
  *   sweep  sizes 1 .. 1 MiB at six (dst%8, src%8) pairs, every function;
  *          quick (make bench-check runs it under QEMU -icount on every
  *          make test)
@@ -20,21 +21,38 @@
  *          QEMU plugin and fed to a pipeline model (make cycles:
  *          tests/cycles.mk, tools/trace-plugin.c, tools/cycles.py)
  *
- * Output: human-readable tables, and machine-readable lines that tools/
- * report.py reads, all starting "CSV:" (fields comma-separated, strings in
- * double quotes):
- *   CSV:begin,wordmerge-bench,<format>,<mode>
- *   CSV:meta,<key>,<value>...
+ * Output: data lines only, all starting "CSV:" (fields comma-separated,
+ * strings in double quotes); tools/report.py renders them (report: the
+ * Markdown report and plots; summary: the tables, as text):
+ *   CSV:begin,wordmerge-bench,<format>,<mode>        format 2
+ *   CSV:meta,<key>,<value>...     platform, compiler, cflags, lib_cflags,
+ *                                 timebase_hz, mem_mib, word_bytes,
+ *                                 counters_lockstep (cycle and instret
+ *                                 moved in lockstep: 1 or 0),
+ *                                 overhead_subtracted, overhead_cpy and
+ *                                 overhead_set (<instret>,<cycles>),
+ *                                 memcpy_addr, big_size
  *   CSV:size,<impl>,<fn>,<symbol>,<bytes>          from the image's symbols
- *   CSV:sweep,<fn>,<impl>,<dst%8>,<src%8>,<n>,<runs>,<cycles>,<instret>,<instret max>
+ *   CSV:progress,<phase>,<fn>,<a>,<b>    before each table's measurements
+ *                                 (make bench shows them): phase sweep or
+ *                                 extra, a, b = dst%8, src%8 (src empty for
+ *                                 memset); phase big, a = impl, b = the row
+ *                                 of the memcpy matrix (else empty)
+ *   CSV:sweep,<fn>,<impl>,<dst%8>,<src%8>,<n>,<runs>,<cycles>,<instret>,<instret max>,<time ticks>
  *   CSV:big,<fn>,<impl>,<dst off>,<src off>,<n>,<runs>,<cycles>,<instret>,<time ticks>
- *   CSV:extra,<fn>,<impl>,<dst%8>,<src%8>,<n>,<runs>,<cycles>,<instret>,<instret max>
+ *   CSV:extra,<fn>,<impl>,<dst%8>,<src%8>,<n>,<runs>,<cycles>,<instret>,<instret max>,<time ticks>
  *                                    trace mode only: a cell outside the sweep
+ *   CSV:done,<mode>,<points measured>,<failures>
+ *                                    failures: phases in which the PMU counted
+ *                                    misaligned accesses in wordmerge
  *   CSV:end,<number of CSV lines between begin and end>
  * <fn> is memcpy, memmove_fwd (dst < src), memmove_bwd (dst > src, the
- * buffers overlap) or memset (src field empty).  cycles and instret are the
- * minimum over the runs, net of the measurement overhead (see
- * bench_calibrate()); time ticks are of the device tree's timebase.
+ * buffers overlap) or memset (src field empty).  cycles, instret and time
+ * are the minimum over the runs, cycles and instret net of the measurement
+ * overhead (see bench_calibrate()); time ticks are of the device tree's
+ * timebase.  Format 1 (before) had no progress and done lines and no time
+ * field in sweep and extra lines.  Besides these, the PMU's lines
+ * (firmware/misalign.c) name the misaligned accesses counted in each phase.
  *
  * Trace mode: after the calibration the image calls bench_trace_start()
  * once, then makes exactly one timed call per CSV:sweep and CSV:extra line,
@@ -69,7 +87,7 @@
 #define WM_BENCH_BIG_RUNS 2
 #endif
 
-#define BENCH_FORMAT	1
+#define BENCH_FORMAT	2
 #define KIB		((size_t)1024)
 #define MIB		(1024 * KIB)
 #define BIG_SIZE	(32 * MIB)	/* the series' buffers */
@@ -182,10 +200,6 @@ static const struct bench_impl impls[] = {
 enum bench_fn { FN_MEMCPY, FN_MOVE_FWD, FN_MOVE_BWD, FN_MEMSET, NFNS };
 static const char *const fn_names[NFNS] = { "memcpy", "memmove_fwd", "memmove_bwd",
 					    "memset" };
-static const char *const fn_desc[NFNS] = {
-	"memcpy", "memmove forward (dst < src)",
-	"memmove backward (dst > src, overlapping)", "memset",
-};
 
 static const size_t sweep_sizes[] = {
 	1, 2, 3, 4, 7, 8, 15, 16, 31, 32, 63, 64, 127, 128, 255, 256,
@@ -228,7 +242,6 @@ static unsigned char *buf_a, *buf_b;	/* source side, destination side */
 static int trace_mode;
 /* Quick mode (the default image): the cells quick_cell() picks. */
 static int quick_mode;
-static uint32_t bench_hz;	/* the timebase, for MB/s */
 
 /* ---- output ---------------------------------------------------------------- */
 
@@ -253,35 +266,6 @@ static const char *csv_clean(const char *s, char *buf, size_t len)
 		buf[i] = (s[i] == '"' || (unsigned char)s[i] < ' ') ? '\'' : s[i];
 	buf[i] = 0;
 	return buf;
-}
-
-/* num / den with `dec` decimals, rounded, into buf. */
-static const char *fixed(char *buf, size_t len, uint64_t num, uint64_t den, int dec)
-{
-	uint64_t scale = 1, q;
-	int i;
-
-	for (i = 0; i < dec; i++)
-		scale *= 10;
-	if (!den) {
-		snprintf(buf, len, "-");
-		return buf;
-	}
-	q = (num * scale + den / 2) / den;
-	if (dec)
-		snprintf(buf, len, "%llu.%0*llu", (unsigned long long)(q / scale), dec,
-			 (unsigned long long)(q % scale));
-	else
-		snprintf(buf, len, "%llu", (unsigned long long)q);
-	return buf;
-}
-
-/* MB/s (10^6 bytes per second) of n bytes in `ticks` of the timebase. */
-static const char *mbps(char *buf, size_t len, uint64_t n, uint64_t ticks,
-			uint32_t timebase_hz)
-{
-	/* n * hz / ticks / 1e6 with one decimal; n <= 32 MiB, hz < 2^32. */
-	return fixed(buf, len, n * (uint64_t)timebase_hz / 100000, ticks ? ticks * 10 : 0, 1);
 }
 
 /* ---- measuring --------------------------------------------------------------- */
@@ -343,7 +327,7 @@ static void keep_min(struct meas *best, const struct meas *m, int run)
 }
 
 /*
- * Misaligned-access traps (firmware/pmu.c) counted while each implementation
+ * Misaligned-access traps (firmware/misalign.c) counted while each implementation
  * ran, per phase: read outside the timed calls, printed and reset at the end
  * of every phase by trap_phase_end().  A count for wordmerge fails the run.
  */
@@ -453,49 +437,17 @@ static int bench_calibrate(void)
 
 /* ---- header and code size ----------------------------------------------------- */
 
+/*
+ * What a reader needs besides the figures, as meta lines: tools/report.py
+ * (summary, report) says what they mean.
+ */
 static void header(const struct fdt_info *fdt, const char *mode, int equal)
 {
 	char model[sizeof(fdt->model)], flags[512], libflags[128];
-	int qemu = strstr(fdt->model, "qemu") != NULL;
 
 	csv_clean(fdt->model, model, sizeof(model));
 	csv_clean(WM_BENCH_CFLAGS, flags, sizeof(flags));
 	csv_clean(WM_BENCH_LIB_CFLAGS, libflags, sizeof(libflags));
-	printf("BENCH: wordmerge benchmark, mode %s\n", mode);
-	printf("BENCH: platform \"%s\" (device tree model), timebase %lu Hz, %llu MiB RAM\n",
-	       model, (unsigned long)fdt->timebase_hz,
-	       (unsigned long long)(fdt->mem_size >> 20));
-	printf("BENCH: compiler %s %s\n", WM_BENCH_CC, __VERSION__);
-	printf("BENCH: flags %s\n", flags);
-	printf("BENCH: lib's flags: the same%s%s\n", libflags[0] ? " and then " : "",
-	       libflags);
-	printf("BENCH: implementations: wordmerge = lib's memcpy/memmove/memset (this image's own);\n"
-	       "BENCH:   picolibc-size = picolibc's default build (libc.a), picolibc-speed = its\n"
-	       "BENCH:   release build; byte-loop = a plain byte loop (firmware/bench.c)\n");
-	printf("BENCH: counters: cycle = rdcycle, instret = rdinstret, time = rdtime (timebase ticks).\n"
-	       "BENCH:   On QEMU with -icount shift=0 (make bench, make bench-check), cycle and\n"
-	       "BENCH:   instret both count retired instructions exactly and time advances 1 ns per\n"
-	       "BENCH:   instruction, so MB/s is that of a virtual machine retiring one instruction\n"
-	       "BENCH:   per ns; on QEMU without -icount, cycle and instret read the host's tick\n"
-	       "BENCH:   counter and mean nothing; on hardware all three are the core's counters.\n");
-	printf("BENCH:   This run: cycle and instret in lockstep (calibration and 4 KiB copies): %s%s\n",
-	       equal ? "yes" : "no",
-	       qemu ? (equal ? " (QEMU, consistent with -icount)"
-			     : " (QEMU without -icount? then counts are not instructions)")
-		    : "");
-	printf("BENCH: figures are net of the measurement overhead, which is subtracted: %lu\n"
-	       "BENCH:   instret and %lu cycles (memcpy/memmove), %lu and %lu (memset), measured\n"
-	       "BENCH:   around a one-instruction function, less that instruction; a figure\n"
-	       "BENCH:   counts the function's own work from its first instruction through ret\n",
-	       ovh_cpy.ins, ovh_cpy.cyc, ovh_set.ins, ovh_set.cyc);
-	if (trace_mode)
-		printf("BENCH: each point is one call (trace mode: the sweep up to %lu KiB, then %d\n"
-		       "BENCH:   extra cells; make cycles models each call's instructions)\n",
-		       (unsigned long)(TRACE_MAX / KIB), NEXTRAS);
-	else
-		printf("BENCH: each point is the minimum of several runs (sweep: 5 up to 4 KiB, 3 at\n"
-		       "BENCH:   64 KiB, 2 at 1 MiB; 32 MiB phase: %d)\n", WM_BENCH_BIG_RUNS);
-
 	csv("begin,wordmerge-bench,%d,%s", BENCH_FORMAT, mode);
 	csv("meta,platform,\"%s\"", model);
 	csv("meta,compiler,\"%s %s\"", WM_BENCH_CC, __VERSION__);
@@ -511,7 +463,6 @@ static void header(const struct fdt_info *fdt, const char *mode, int equal)
 	csv("meta,memcpy_addr,0x%lx", (unsigned long)(uintptr_t)memcpy);
 	csv("meta,big_size,%lu", (unsigned long)BIG_SIZE);
 }
-
 
 static const struct ksym *sym_find(const char *name)
 {
@@ -532,20 +483,6 @@ static void code_size(void)
 {
 	int i, f;
 
-	printf("\nCode size, bytes (symbol sizes; wordmerge's static helpers such as wm_copy_fwd\n"
-	       "are not in these columns: make report adds them from the ELF)\n");
-	printf("%-16s %8s %8s %8s %8s\n", "", "memcpy", "memmove", "memset", "sum");
-	for (i = 0; i < NIMPLS; i++) {
-		unsigned long sz[3], sum = 0;
-
-		for (f = 0; f < 3; f++) {
-			const struct ksym *k = sym_find(impls[i].sym[f]);
-
-			sz[f] = k ? k->size : 0;
-			sum += sz[f];
-		}
-		printf("%-16s %8lu %8lu %8lu %8lu\n", impls[i].name, sz[0], sz[1], sz[2], sum);
-	}
 	for (i = 0; i < NIMPLS; i++)
 		for (f = 0; f < 3; f++) {
 			const struct ksym *k = sym_find(impls[i].sym[f]);
@@ -643,74 +580,52 @@ static void measure_cell(int fn, int k, unsigned char *d, unsigned char *s, size
 static void cell_csv(const char *kind, int fn, int k, int doff, int soff, size_t n,
 		     const struct meas *m)
 {
-	if (fn == FN_MEMSET)
-		csv("%s,%s,%s,%d,,%lu,%d,%lu,%lu,%lu", kind, fn_names[fn], impls[k].name,
-		    doff, (unsigned long)n, sweep_runs(n), m->cyc, m->ins, m->ins_max);
-	else
-		csv("%s,%s,%s,%d,%d,%lu,%d,%lu,%lu,%lu", kind, fn_names[fn], impls[k].name,
-		    doff, soff, (unsigned long)n, sweep_runs(n), m->cyc, m->ins, m->ins_max);
+	char src[8] = "";
+
+	if (fn != FN_MEMSET)
+		snprintf(src, sizeof(src), "%d", soff);
+	csv("%s,%s,%s,%d,%s,%lu,%d,%lu,%lu,%lu,%lu", kind, fn_names[fn], impls[k].name, doff,
+	    src, (unsigned long)n, sweep_runs(n), m->cyc, m->ins, m->ins_max, m->tim);
 }
 
+/* A progress line before a table's measurements (see the top). */
+static void progress(const char *phase, int fn, int doff, int soff)
+{
+	if (fn == FN_MEMSET)
+		csv("progress,%s,%s,%d,", phase, fn_names[fn], doff);
+	else
+		csv("progress,%s,%s,%d,%d", phase, fn_names[fn], doff, soff);
+}
+
+/*
+ * One table of the sweep: every size, every implementation, each cell's
+ * line right after its measurement (in the order of the calls: trace mode
+ * depends on it).
+ */
 static void sweep_table(int fn, int doff, int soff)
 {
-	static struct meas res[NSIZES][NIMPLS];
-	static char ok[NSIZES];
-	char b1[24];
 	int i, k, nsizes = sweep_nsizes();
 
-	if (fn == FN_MEMSET)
-		printf("\n%s, dst%%8=%d: ", fn_desc[fn], doff);
-	else
-		printf("\n%s, dst%%8=%d src%%8=%d: ", fn_desc[fn], doff, soff);
-	if (quick_mode) {
-		/* One line per call: every counter, as a board's log should show. */
-		printf("per call (the fastest of its runs)\n%8s %-15s %10s %10s %10s %9s\n",
-		       "n", "", "rdcycle", "rdinstret", "rdtime", "MB/s");
-	} else {
-		printf("instructions per call, cycles per byte\n%8s", "n");
-		for (k = 0; k < NIMPLS; k++)
-			printf(" | %21s", impls[k].name);
-		printf("\n");
-	}
+	progress("sweep", fn, doff, soff);
 	for (i = 0; i < nsizes; i++) {
 		size_t n = sweep_sizes[i];
 		unsigned char *d, *s;
 
-		ok[i] = (char)(quick_cell(fn, doff, soff, n) &&
-			       sweep_args(fn, doff, soff, n, &d, &s));
-		if (quick_mode) {
-			for (k = 0; ok[i] && k < NIMPLS; k++) {
-				struct meas *m = &res[i][k];
+		if (!quick_cell(fn, doff, soff, n) || !sweep_args(fn, doff, soff, n, &d, &s))
+			continue;	/* backward: dst - src >= n, no overlap possible */
+		for (k = 0; k < NIMPLS; k++) {
+			struct meas m;
 
-				measure_cell(fn, k, d, s, n, m);
-				printf("%8lu %-15s %10lu %10lu %10lu %9s\n", (unsigned long)n,
-				       impls[k].name, m->cyc, m->ins, m->tim,
-				       mbps(b1, sizeof(b1), n, m->tim, bench_hz));
-			}
-			continue;
+			measure_cell(fn, k, d, s, n, &m);
+			cell_csv("sweep", fn, k, doff, soff, n, &m);
 		}
-		printf("%8lu", (unsigned long)n);
-		for (k = 0; k < NIMPLS && ok[i]; k++) {
-			struct meas *m = &res[i][k];
-
-			measure_cell(fn, k, d, s, n, m);
-			printf(" | %8lu %8s c/B", m->ins, fixed(b1, sizeof(b1), m->cyc, n, 3));
-		}
-		if (!ok[i])
-			printf(" | (dst - src >= n: no backward overlap possible)");
-		printf("\n");
 	}
-	/* In the order of the calls (trace mode depends on it). */
-	for (i = 0; i < nsizes; i++)
-		for (k = 0; k < NIMPLS && ok[i]; k++)
-			cell_csv("sweep", fn, k, doff, soff, sweep_sizes[i], &res[i][k]);
 }
 
 static void sweep(void)
 {
 	int fn, p;
 
-	printf("\n=== Size sweep: %d sizes, %d implementations\n", sweep_nsizes(), NIMPLS);
 	for (fn = 0; fn < NFNS; fn++) {
 		if (fn == FN_MEMSET) {
 			for (p = 0; p < NSETOFFS; p++)
@@ -727,165 +642,99 @@ static void sweep(void)
 /* Trace mode: the cells of trace_extras[], after the sweep. */
 static void trace_extra_cells(void)
 {
-	static struct meas res[NEXTRAS][NIMPLS];
-	static char ok[NEXTRAS];
-	char b1[24];
 	int e, k;
 
-	printf("\n=== Extra cells (trace mode): instructions per call, cycles per byte\n");
-	printf("%-36s", "");
-	for (k = 0; k < NIMPLS; k++)
-		printf(" | %21s", impls[k].name);
-	printf("\n");
 	for (e = 0; e < NEXTRAS; e++) {
 		int fn = trace_extras[e].fn, doff = trace_extras[e].d, soff = trace_extras[e].s;
 		size_t n = trace_extras[e].n;
 		unsigned char *d, *s;
 
-		ok[e] = (char)sweep_args(fn, doff, soff, n, &d, &s);
-		printf("%-11s dst%%8=%d src%%8=%d n=%-6lu", fn_names[fn], doff, soff,
-		       (unsigned long)n);
-		for (k = 0; k < NIMPLS && ok[e]; k++) {
-			measure_cell(fn, k, d, s, n, &res[e][k]);
-			printf(" | %8lu %8s c/B", res[e][k].ins,
-			       fixed(b1, sizeof(b1), res[e][k].cyc, n, 3));
+		progress("extra", fn, doff, soff);
+		if (!sweep_args(fn, doff, soff, n, &d, &s))
+			continue;
+		for (k = 0; k < NIMPLS; k++) {
+			struct meas m;
+
+			measure_cell(fn, k, d, s, n, &m);
+			cell_csv("extra", fn, k, doff, soff, n, &m);
 		}
-		if (!ok[e])
-			printf(" | (dst - src >= n: no backward overlap possible)");
-		printf("\n");
 	}
-	for (e = 0; e < NEXTRAS; e++)
-		for (k = 0; k < NIMPLS && ok[e]; k++)
-			cell_csv("extra", trace_extras[e].fn, k, trace_extras[e].d,
-				 trace_extras[e].s, trace_extras[e].n, &res[e][k]);
 }
 
 /* ---- the 32 MiB phase ---------------------------------------------------------- */
 
-static void big_memcpy(uint32_t hz)
+static void big_csv(const char *fn, int k, int doff, int soff, size_t n,
+		    const struct meas *m)
 {
-	static struct meas res[8][8];
-	char b1[24];
-	int k, i, j;
+	char src[8] = "";
 
-	printf("\n=== memcpy(dst + i, src + j, 32 MiB - max(i, j)), i, j in 0..7: two 32 MiB buffers\n");
-	for (k = 0; k < NIMPLS; k++) {
-		for (i = 0; i < 8; i++) {
-			printf("PROGRESS: memcpy 32 MiB, %s, row i=%d of 0..7\n", impls[k].name, i);
-			for (j = 0; j < 8; j++)
-				measure_cpy(k, impls[k].cpy, buf_b + i, buf_a + j,
-					    BIG_SIZE - (size_t)(i > j ? i : j),
-					    WM_BENCH_BIG_RUNS, &res[i][j]);
-		}
-		printf("\nmemcpy 32 MiB, %s: MB/s (rows: dst offset i, columns: src offset j)\n",
-		       impls[k].name);
-		printf("%6s", "i\\j");
-		for (j = 0; j < 8; j++)
-			printf(" %8d", j);
-		printf("\n");
-		for (i = 0; i < 8; i++) {
-			printf("%6d", i);
-			for (j = 0; j < 8; j++)
-				printf(" %8s", mbps(b1, sizeof(b1),
-						    BIG_SIZE - (size_t)(i > j ? i : j),
-						    res[i][j].tim, hz));
-			printf("\n");
-		}
-		printf("memcpy 32 MiB, %s: cycles per byte\n", impls[k].name);
-		for (i = 0; i < 8; i++) {
-			printf("%6d", i);
-			for (j = 0; j < 8; j++)
-				printf(" %8s", fixed(b1, sizeof(b1), res[i][j].cyc,
-						     BIG_SIZE - (size_t)(i > j ? i : j), 3));
-			printf("\n");
-		}
-		for (i = 0; i < 8; i++)
-			for (j = 0; j < 8; j++)
-				csv("big,memcpy,%s,%d,%d,%lu,%d,%lu,%lu,%lu", impls[k].name, i, j,
-				    (unsigned long)(BIG_SIZE - (size_t)(i > j ? i : j)),
-				    WM_BENCH_BIG_RUNS, res[i][j].cyc, res[i][j].ins, res[i][j].tim);
-	}
+	if (soff >= 0)
+		snprintf(src, sizeof(src), "%d", soff);
+	csv("big,%s,%s,%d,%s,%lu,%d,%lu,%lu,%lu", fn, impls[k].name, doff, src,
+	    (unsigned long)n, WM_BENCH_BIG_RUNS, m->cyc, m->ins, m->tim);
 }
 
-static void big_memset(uint32_t hz)
+/* memcpy(dst + i, src + j, 32 MiB - max(i, j)), i, j in 0..7. */
+static void big_memcpy(void)
 {
-	static struct meas res[8][NIMPLS];
-	char b1[24], b2[24];
+	int k, i, j;
+
+	for (k = 0; k < NIMPLS; k++)
+		for (i = 0; i < 8; i++) {
+			csv("progress,big,memcpy,%s,%d", impls[k].name, i);
+			for (j = 0; j < 8; j++) {
+				size_t n = BIG_SIZE - (size_t)(i > j ? i : j);
+				struct meas m;
+
+				measure_cpy(k, impls[k].cpy, buf_b + i, buf_a + j, n,
+					    WM_BENCH_BIG_RUNS, &m);
+				big_csv("memcpy", k, i, j, n, &m);
+			}
+		}
+}
+
+/* memset(dst + i, 0, 32 MiB - i), i in 0..7. */
+static void big_memset(void)
+{
 	int k, i;
 
-	printf("\n=== memset(dst + i, 0, 32 MiB - i), i in 0..7\n");
 	for (k = 0; k < NIMPLS; k++) {
-		printf("PROGRESS: memset 32 MiB, %s\n", impls[k].name);
-		for (i = 0; i < 8; i++)
+		csv("progress,big,memset,%s,", impls[k].name);
+		for (i = 0; i < 8; i++) {
+			struct meas m;
+
 			measure_set(k, impls[k].set, buf_b + i, 0, BIG_SIZE - (size_t)i,
-				    WM_BENCH_BIG_RUNS, &res[i][k]);
+				    WM_BENCH_BIG_RUNS, &m);
+			big_csv("memset", k, i, -1, BIG_SIZE - (size_t)i, &m);
+		}
 	}
-	printf("\nmemset 32 MiB: MB/s, cycles per byte\n%6s", "i");
-	for (k = 0; k < NIMPLS; k++)
-		printf(" | %21s", impls[k].name);
-	printf("\n");
-	for (i = 0; i < 8; i++) {
-		printf("%6d", i);
-		for (k = 0; k < NIMPLS; k++)
-			printf(" | %8s %8s c/B",
-			       mbps(b1, sizeof(b1), BIG_SIZE - (size_t)i, res[i][k].tim, hz),
-			       fixed(b2, sizeof(b2), res[i][k].cyc, BIG_SIZE - (size_t)i, 3));
-		printf("\n");
-	}
-	for (k = 0; k < NIMPLS; k++)
-		for (i = 0; i < 8; i++)
-			csv("big,memset,%s,%d,,%lu,%d,%lu,%lu,%lu", impls[k].name, i,
-			    (unsigned long)(BIG_SIZE - (size_t)i), WM_BENCH_BIG_RUNS,
-			    res[i][k].cyc, res[i][k].ins, res[i][k].tim);
 }
 
 /*
  * memmove within one 32 MiB buffer, MOVE_GAP bytes apart (plus the
  * offsets): forward moves the data down, backward up, overlapping.
  */
-static void big_memmove(uint32_t hz)
+static void big_memmove(void)
 {
-	static struct meas res[2][NPAIRS][NIMPLS];
 	const size_t n = BIG_SIZE - 2 * MOVE_GAP;
-	char b1[24], b2[24];
 	int dir, p, k;
 
 	for (dir = 0; dir < 2; dir++) {
-		printf("\n=== %s, 32 MiB - %d bytes, %d bytes apart plus the offsets\n",
-		       fn_desc[dir ? FN_MOVE_BWD : FN_MOVE_FWD], 2 * MOVE_GAP, MOVE_GAP);
+		const char *fn = fn_names[dir ? FN_MOVE_BWD : FN_MOVE_FWD];
+
 		for (k = 0; k < NIMPLS; k++) {
-			printf("PROGRESS: %s 32 MiB, %s\n", fn_names[dir ? FN_MOVE_BWD : FN_MOVE_FWD],
-			       impls[k].name);
+			csv("progress,big,%s,%s,", fn, impls[k].name);
 			for (p = 0; p < NPAIRS; p++) {
 				int doff = copy_pairs[p].d, soff = copy_pairs[p].s;
 				unsigned char *d = buf_a + (dir ? MOVE_GAP : 0) + doff;
 				unsigned char *s = buf_a + (dir ? 0 : MOVE_GAP) + soff;
+				struct meas m;
 
-				measure_cpy(k, impls[k].move, d, s, n, WM_BENCH_BIG_RUNS,
-					    &res[dir][p][k]);
+				measure_cpy(k, impls[k].move, d, s, n, WM_BENCH_BIG_RUNS, &m);
+				big_csv(fn, k, doff, soff, n, &m);
 			}
 		}
-		printf("\n%s 32 MiB: MB/s, cycles per byte\n%9s",
-		       fn_names[dir ? FN_MOVE_BWD : FN_MOVE_FWD], "dst,src%8");
-		for (k = 0; k < NIMPLS; k++)
-			printf(" | %21s", impls[k].name);
-		printf("\n");
-		for (p = 0; p < NPAIRS; p++) {
-			printf("%7d,%d", copy_pairs[p].d, copy_pairs[p].s);
-			for (k = 0; k < NIMPLS; k++)
-				printf(" | %8s %8s c/B", mbps(b1, sizeof(b1), n, res[dir][p][k].tim, hz),
-				       fixed(b2, sizeof(b2), res[dir][p][k].cyc, n, 3));
-			printf("\n");
-		}
 	}
-	for (dir = 0; dir < 2; dir++)
-		for (k = 0; k < NIMPLS; k++)
-			for (p = 0; p < NPAIRS; p++)
-				csv("big,%s,%s,%d,%d,%lu,%d,%lu,%lu,%lu",
-				    fn_names[dir ? FN_MOVE_BWD : FN_MOVE_FWD], impls[k].name,
-				    copy_pairs[p].d, copy_pairs[p].s, (unsigned long)n,
-				    WM_BENCH_BIG_RUNS, res[dir][p][k].cyc, res[dir][p][k].ins,
-				    res[dir][p][k].tim);
 }
 
 /* ---- the run ----------------------------------------------------------------- */
@@ -908,7 +757,6 @@ int bench_run(const struct fdt_info *fdt, const char *mode)
 	}
 	trace_mode = strcmp(mode, "trace") == 0;
 	quick_mode = strcmp(mode, "quick") == 0;
-	bench_hz = fdt->timebase_hz;
 	if (base < fdt->mem_base || base + need > fdt->mem_base + fdt->mem_size) {
 		printf("FAIL: the benchmark needs %llu MiB of RAM after the image (0x%lx); the device tree gives 0x%llx..0x%llx (run QEMU with -m 256M or more)\n",
 		       (unsigned long long)(need >> 20), (unsigned long)base,
@@ -935,18 +783,14 @@ int bench_run(const struct fdt_info *fdt, const char *mode)
 		trap_phase_end("sweep");
 	}
 	if (do_big) {
-		big_memcpy(fdt->timebase_hz);
+		big_memcpy();
 		trap_phase_end("memcpy 32 MiB");
-		big_memset(fdt->timebase_hz);
+		big_memset();
 		trap_phase_end("memset 32 MiB");
-		big_memmove(fdt->timebase_hz);
+		big_memmove();
 		trap_phase_end("memmove 32 MiB");
 	}
+	csv("done,%s,%lu,%d", mode, points, trap_fail);
 	csv("end,%lu", csv_lines - 1);	/* begin excluded; this line not yet counted */
-	/* The default image's verdict is the suite's SUMMARY: line. */
-	printf("%s: benchmark %s: %lu points measured, %d failures%s\n",
-	       quick_mode ? "BENCH" : "SUMMARY", mode, points, trap_fail,
-	       trap_fail ? " (misaligned accesses counted in wordmerge)" : "");
 	return trap_fail;
 }
-

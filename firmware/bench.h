@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The benchmarks (firmware/bench.c).  The benchmark image is built instead
- * of the correctness suite when the Makefile's BENCH variable is set (make
+ * The benchmarks (firmware/bench.c).  The benchmark image (make
  * BENCH=sweep|big|full, see tests/bench.mk; BENCH=trace for make cycles,
- * tests/cycles.mk), which defines WM_BENCH, the mode as a string; the
- * default image runs mode "quick" after its suite.  Every image gets
- *   WM_BENCH_CC       the compiler's name
- *   WM_BENCH_CFLAGS   the code generation flags of the image (and of lib)
+ * tests/cycles.mk) links bench_main.c as its main, which runs the mode the
+ * Makefile gives it as WM_BENCH, a string; the suite image (main.c) runs
+ * mode "quick" after its suite.  Every image gets
+ *   WM_BENCH_CC          the compiler's name
+ *   WM_BENCH_CFLAGS      the code generation flags of the image
+ *   WM_BENCH_LIB_CFLAGS  what lib's object gets on top of them
  * Output format: see the comment at the top of bench.c.
  */
 #ifndef WM_BENCH_H

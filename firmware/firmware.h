@@ -3,6 +3,7 @@
 #ifndef WM_FIRMWARE_H
 #define WM_FIRMWARE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* fdt.c: what the image needs from the device tree. */
@@ -32,8 +33,24 @@ __attribute__((noreturn)) void platform_exit_raw(int status);
 /* ksyms.c: name and offset of the function holding addr, or NULL. */
 const char *ksym_lookup(uintptr_t addr, uintptr_t *offset);
 
+/*
+ * start.c: what every image's fw_main() does first: the console, the device
+ * tree (an unusable one ends the run with STATUS_NO_FDT), the finisher, the
+ * banner, and the TRAP_SELFTEST traps.  Returns with *fdt filled in.
+ */
+void fw_start(unsigned long hartid, const void *dtb, struct fdt_info *fdt);
+/* The EXIT: STATUS=n line, then platform_exit(status). */
+__attribute__((noreturn)) void fw_exit(int status);
+/* The image's entry (main.c or bench_main.c, one per image kind). */
+__attribute__((noreturn)) void fw_main(unsigned long hartid, const void *dtb);
+
 /* trap.c: run an illegal instruction (make TRAP_SELFTEST=1). */
 void trap_selftest(void);
+/*
+ * trap.c: what the run was doing, for the trap report: main.c sets it to
+ * the suite's suite_current() (the benchmark image has no suite).
+ */
+extern int (*trap_context)(char *buf, size_t size);
 
 /* Exit statuses besides 0 (pass) and 1 (a check failed). */
 #define STATUS_TRAP	2	/* an unexpected trap */

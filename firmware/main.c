@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
- * The S-mode test image: boot/entry.S calls fw_main() on the boot hart with
- * the stack set up and BSS cleared.  It prints the banner, runs the
- * correctness suite on wordmerge's memcpy/memmove/memset (which carry the
- * standard names here, so picolibc's printf runs on them too) and on
- * picolibc's own functions from both of Debian's builds, prints the verdict
- * and ends the run through platform_exit().
+ * The suite image's fw_main() (the benchmark image links bench_main.c
+ * instead).  After the start every image shares (fw_start(), start.c: the
+ * banner, the device tree) it runs the correctness suite on wordmerge's
+ * memcpy/memmove/memset (which carry the standard names here, so picolibc's
+ * printf runs on them too) and on picolibc's own functions from both of
+ * Debian's builds, then a short benchmark (bench.c, mode quick), prints the
+ * verdict and ends the run through fw_exit().
  */
 #include <stdio.h>
 #include <string.h>
@@ -17,29 +18,6 @@
 #include "misalign.h"
 #include "mmu.h"
 #include "refs.h"
-#include "sbi.h"
-
-static void banner(unsigned long hartid, const struct fdt_info *fdt,
-		   const char *console)
-{
-	long spec = sbi_get_spec_version();
-	long impl = sbi_get_impl_id();
-	long ver = sbi_get_impl_version();
-
-	printf("wordmerge test image: word-at-a-time mem* that never make a misaligned access\n");
-	printf("BANNER: sbi spec %ld.%ld, implementation %s (id %ld) version %ld.%ld\n",
-	       (spec >> 24) & 0x7f, spec & 0xffffff, sbi_impl_name(impl), impl,
-	       ver >> 16, ver & 0xffff);
-	printf("BANNER: model \"%s\", boot hart %lu of %d harts, timebase %lu Hz\n",
-	       fdt->model, hartid, fdt->nharts, (unsigned long)fdt->timebase_hz);
-	printf("BANNER: memory 0x%llx..0x%llx (%llu MiB), console: %s\n",
-	       (unsigned long long)fdt->mem_base,
-	       (unsigned long long)(fdt->mem_base + fdt->mem_size),
-	       (unsigned long long)(fdt->mem_size >> 20), console);
-	printf("BANNER: test finisher %s\n",
-	       fdt->has_finisher ? "found (exit status goes to QEMU)"
-				 : "none (exit status only in the EXIT: line)");
-}
 
 /*
  * Suite hooks: misaligned-trap counts around every group.  A count while
@@ -61,8 +39,6 @@ static unsigned long main_group_end(const char *group, const struct suite_impl *
 			       misalign_since(main_counts_before));
 }
 
-__attribute__((noreturn)) void fw_main(unsigned long hartid, const void *dtb);
-
 void fw_main(unsigned long hartid, const void *dtb)
 {
 	static const struct suite_impl impls[] = {
@@ -72,47 +48,15 @@ void fw_main(unsigned long hartid, const void *dtb)
 		{ "picolibc-speed", picolibc_speed_memcpy, picolibc_speed_memmove,
 		  picolibc_speed_memset },
 	};
+	static const struct suite_hooks hooks = { main_group_begin, main_group_end };
 	struct suite_result res = { 0, 0, 0, 0 };
 	struct fdt_info fdt;
-	const char *console = console_init();
-	const char *why;
-	int status;
+	int pmu;
 
-#if WM_TRAP_SELFTEST == 2
-	/* make TRAP_SELFTEST=2: a trap before the device tree is read. */
-	trap_selftest();
-#endif
-	why = fdt_scan(dtb, &fdt);
-	if (why) {
-		printf("FAIL: %s (a1=%p)\n", why, dtb);
-		printf("EXIT: STATUS=%d\n", STATUS_NO_FDT);
-		platform_exit(STATUS_NO_FDT);
-	}
-	platform_set_finisher(&fdt);
-	banner(hartid, &fdt, console);
-	if (!fdt.timebase_hz || !fdt.mem_size) {
-		printf("FAIL: the device tree has no %s\n",
-		       !fdt.timebase_hz ? "/cpus timebase-frequency" : "memory node");
-		printf("EXIT: STATUS=%d\n", STATUS_NO_FDT);
-		platform_exit(STATUS_NO_FDT);
-	}
+	fw_start(hartid, dtb, &fdt);
+	pmu = misalign_init() != MISALIGN_NO_PMU;
 
-#if WM_TRAP_SELFTEST == 1 || WM_TRAP_SELFTEST == 3
-	/*
-	 * make TRAP_SELFTEST=1 (tests/qemu.mk): the trap report, end to end;
-	 * =3: and the report itself traps (trap.c).
-	 */
-	trap_selftest();
-#endif
-#ifdef WM_BENCH
-	/* The benchmark image (make BENCH=..., tests/bench.mk): no suite. */
-	status = bench_run(&fdt, WM_BENCH);
-	printf("EXIT: STATUS=%d\n", status);
-	platform_exit(status);
-#endif
-	static const struct suite_hooks hooks = { main_group_begin, main_group_end };
-	int pmu = misalign_init() != MISALIGN_NO_PMU;
-
+	trap_context = suite_current;	/* a trap names the suite's case */
 	mmu_init();	/* guard pages for the suite (firmware/mmu.c) */
 	suite_run(impls, sizeof(impls) / sizeof(impls[0]), pmu ? &hooks : NULL, &res);
 	mmu_off();	/* the benchmark below runs unpaged, as make bench's */
@@ -124,7 +68,5 @@ void fw_main(unsigned long hartid, const void *dtb)
 	 */
 	if (bench_run(&fdt, "quick") && !res.failures)
 		res.failures = 1, res.failed_groups++;
-	status = suite_summary(&res);
-	printf("EXIT: STATUS=%d\n", status);
-	platform_exit(status);
+	fw_exit(suite_summary(&res));
 }

@@ -11,7 +11,6 @@
 #include "csr.h"
 #include "firmware.h"
 #include "sbi.h"
-#include "../tests/suite.h"
 
 static const char *trap_cause_name(unsigned long cause)
 {
@@ -88,6 +87,8 @@ static __attribute__((noreturn)) void trap_nested(unsigned long cause, int nesti
 		__asm__ volatile("wfi");
 }
 
+int (*trap_context)(char *buf, size_t size);
+
 /* regs[i] is x<i> at the trap (regs[0] unused). */
 void trap_report(const unsigned long *regs)
 {
@@ -108,7 +109,7 @@ void trap_report(const unsigned long *regs)
 	       regs[11], regs[12]);
 	/* A page fault on the guard pages names the suite's case. */
 	char now[160];
-	if (suite_current(now, sizeof(now)))
+	if (trap_context && trap_context(now, sizeof(now)))
 		printf("TRAP: during %s\n", now);
 	printf("FAIL: unexpected trap\n");
 	printf("EXIT: STATUS=%d\n", STATUS_TRAP);

@@ -63,7 +63,7 @@ farm-labgrid: farm-images
 	$(Q)$(MAKE) --no-print-directory -j3 --output-sync=target \
 		farm-labgrid-good farm-labgrid-bad farm-labgrid-uboot
 
-# The good image: every test passes (test_cycles skips: no cycle lines).
+# The good image: every test passes (test_cycles too: the closing benchmark's lines).
 farm-labgrid-good:
 	$(Q)mkdir -p $(FARM); rc=0; $(call farm_pytest,$(IMG).elf,good) || rc=$$?; \
 	if [ $$rc = 0 ] && farm/labgrid/check-junit.py $(FARM)/labgrid-good.xml --groups 12 \

@@ -146,3 +146,15 @@ expect_rc 0 "check with modeled targets met or within their ceilings" $report ch
 expect_rc 1 "check of modeled targets without a model" $report check "$log" --targets "$dir/targets-met.txt"
 has "$dir/out" "no cycle model given" "check of modeled targets without a model"
 pass "bench-check's modeled kinds: PASS at $s74 (U74, memset n=64), UNMET within the ceiling $s54 (U54), FAIL above $((c74 - 1)) (U74, memcpy n=64) and per byte; no model is a failure"
+
+# 5. The summary (report.py summary: the image's tables as text, what
+# run-qemu.sh prints after a run): LOG's figures in it; a truncated log is
+# an error.
+expect_rc 0 "summary" $report summary "$log"
+row=$(tr -d '\r' < "$log" | awk -F, '$1 == "CSV:sweep" && $2 == "memcpy" && $3 == "wordmerge" && $4 == 0 && $5 == 0 && $6 == 64 { printf "%8d | %8d %8.3f c/B", $6, $9, $8 / $6 }')
+has "$dir/out" "$row" "summary, memcpy (0,0) n=64"
+has "$dir/out" "memcpy, dst%8=0 src%8=0: instructions per call, cycles per byte" "summary"
+tr -d '\r' < "$log" | grep -v '^CSV:end,' > "$dir/cut.log"
+expect_rc 1 "summary of a truncated log" $report summary "$dir/cut.log"
+has "$dir/out" "truncated log" "summary of a truncated log"
+pass "summary: the sweep's tables from the log ($(echo $row | tr -s ' ')); a truncated log is an error"

@@ -236,8 +236,11 @@ def read_log(path):
         raise Error(f"{path}: damaged log: CSV:end counts {end[1:]} lines, "
                     f"{len(recs) - 1} found")
     begin = recs[0][1]
-    if len(begin) != 4 or begin[2] != "1":
+    # Format 2 (firmware/bench.c) added a time field to sweep and extra
+    # lines, and progress and done lines (not read here).
+    if len(begin) != 4 or begin[2] not in ("1", "2"):
         raise Error(f"{path}: unsupported log format {begin[2:3]}")
+    nfields = 10 if begin[2] == "1" else 11
     if begin[3] != "trace":
         raise Error(f"{path}: a benchmark log of mode {begin[3]}, not trace "
                     f"(the model needs the image built with BENCH=trace)")
@@ -250,7 +253,7 @@ def read_log(path):
             if f[0] == "meta":
                 meta[f[1]] = ",".join(f[2:]).strip('"')
             elif f[0] in ("sweep", "extra"):
-                if len(f) != 10 or f[1] not in FNS:
+                if len(f) != nfields or f[1] not in FNS:
                     raise ValueError
                 d, n, runs, ins = int(f[3]), int(f[5]), int(f[6]), int(f[8])
                 s = None if f[4] == "" else int(f[4])

@@ -40,7 +40,9 @@ import subprocess
 import sys
 import tempfile
 
-FORMAT = 1
+# The log formats read (firmware/bench.c): 2 added progress and done lines
+# and the time field of sweep and extra lines.
+FORMATS = (1, 2)
 PREFIX = "CSV:"
 IMPL_ORDER = ["wordmerge", "picolibc-size", "picolibc-speed", "byte-loop"]
 FN_ORDER = ["memcpy", "memmove_fwd", "memmove_bwd", "memset"]
@@ -59,8 +61,10 @@ class LogError(Exception):
 
 # ---- reading the log -----------------------------------------------------------
 
-def read_log(path):
-    """Parse LOG; returns a dict with meta, size, sweep, big, exit status."""
+def read_log(path, allow_failed=False):
+    """Parse LOG; returns a dict with meta, size, sweep, big, extra, done,
+    the PMU: lines inside the benchmark and the exit status.  A run whose
+    EXIT: status is not 0 is an error unless ALLOW_FAILED."""
     try:
         with open(path, "rb") as f:
             raw = f.read()
@@ -82,10 +86,13 @@ def read_log(path):
         raise LogError(f"{path}: not a wordmerge benchmark log "
                        f"(no '{PREFIX}begin,wordmerge-bench,' line)")
     recs = []
+    pmu = []
     end = None
     for i in range(start, len(lines)):
         line = lines[i].rstrip()
         if not line.startswith(PREFIX):
+            if line.startswith("PMU: "):
+                pmu.append(line)
             continue
         fields = next(csv.reader([line[len(PREFIX):]]))
         if fields and fields[0] == "end":
@@ -103,11 +110,13 @@ def read_log(path):
                        f"{ef[1:] if len(ef) > 1 else '?'} CSV lines, "
                        f"{len(recs) - 1} found between begin and end")
     begin = recs[0][1]
-    if len(begin) != 4 or begin[2] != str(FORMAT):
-        raise LogError(f"{path}: unsupported log format {begin[2:3]} (this reads {FORMAT})")
+    if len(begin) != 4 or begin[2] not in [str(f) for f in FORMATS]:
+        raise LogError(f"{path}: unsupported log format {begin[2:3]} (this reads "
+                       f"{', '.join(str(f) for f in FORMATS)})")
 
-    data = {"path": path, "mode": begin[3], "meta": {}, "size": {}, "sweep": {},
-            "big": {}, "exit": None, "begins": begins,
+    data = {"path": path, "mode": begin[3], "format": int(begin[2]), "meta": {},
+            "size": {}, "sweep": {}, "big": {}, "extra": {}, "done": None,
+            "pmu": pmu, "exit": None, "begins": begins,
             "sha256": hashlib.sha256(raw).hexdigest(), "csv_lines": len(recs) + 1}
     for lineno, f in recs[1:]:
         try:
@@ -119,7 +128,9 @@ def read_log(path):
         m = re.match(r"EXIT: STATUS=(\d+)", line)
         if m:
             data["exit"] = int(m.group(1))
-    if data["exit"] not in (None, 0):
+    if data["format"] >= 2 and data["done"] is None:
+        raise LogError(f"{path}: damaged log: no {PREFIX}done line before {PREFIX}end")
+    if data["exit"] not in (None, 0) and not allow_failed:
         raise LogError(f"{path}: the benchmark image failed (EXIT: STATUS={data['exit']})")
     for key in ("platform", "timebase_hz", "counters_lockstep", "overhead_cpy"):
         if key not in data["meta"]:
@@ -149,19 +160,27 @@ def parse_record(data, f):
         if len(f) != 5:
             raise ValueError(f"size has {len(f)} fields, not 5")
         data["size"][(f[1], f[2])] = (f[3], _int(f[4]))
-    elif kind == "sweep":
-        if len(f) != 10:
-            raise ValueError(f"sweep has {len(f)} fields, not 10")
+    elif kind in ("sweep", "extra"):
+        want = 10 if data["format"] == 1 else 11
+        if len(f) != want:
+            raise ValueError(f"{kind} has {len(f)} fields, not {want}")
         fn, impl = f[1], f[2]
         key = (fn, impl, _int(f[3]), _off(f[4]), _int(f[5]))
-        data["sweep"][key] = {"runs": _int(f[6]), "cyc": _int(f[7]),
-                              "ins": _int(f[8]), "ins_max": _int(f[9])}
+        data[kind][key] = {"runs": _int(f[6]), "cyc": _int(f[7]),
+                           "ins": _int(f[8]), "ins_max": _int(f[9]),
+                           "tim": _int(f[10]) if want == 11 else None}
     elif kind == "big":
         if len(f) != 10:
             raise ValueError(f"big has {len(f)} fields, not 10")
         key = (f[1], f[2], _int(f[3]), _off(f[4]))
         data["big"][key] = {"n": _int(f[5]), "runs": _int(f[6]), "cyc": _int(f[7]),
                             "ins": _int(f[8]), "tim": _int(f[9])}
+    elif kind == "progress" and data["format"] >= 2:
+        pass                            # what make bench shows while it runs
+    elif kind == "done" and data["format"] >= 2:
+        if len(f) != 4:
+            raise ValueError(f"done has {len(f)} fields, not 4")
+        data["done"] = {"mode": f[1], "points": _int(f[2]), "failures": _int(f[3])}
     else:
         raise ValueError(f"unknown record type {kind!r}")
 
@@ -574,6 +593,201 @@ def cmd_check(args):
           f"{count['UNMET']} unmet (no worse than their recorded ceilings), "
           f"{nfail} failed (targets {args.targets}, log {args.log})")
     return 1 if nfail else 0
+
+
+# ---- the summary: the tables as text, for a terminal -----------------------------
+
+def fixed(num, den, dec):
+    """num / den with DEC decimals, rounded half up, as the image's C did;
+    "-" for a zero denominator."""
+    if not den:
+        return "-"
+    scale = 10 ** dec
+    q = (num * scale + den // 2) // den
+    return f"{q // scale}.{q % scale:0{dec}d}" if dec else str(q)
+
+
+def mbps_text(n, ticks, hz):
+    """MB/s (10^6 bytes per second) of n bytes in TICKS of the timebase,
+    one decimal, "-" under one tick ("?" when the log has no time)."""
+    if ticks is None:
+        return "?"
+    return fixed(n * hz // 100000, ticks * 10, 1)
+
+
+def runs_text(data):
+    """How many runs each point is the minimum of, from the cells."""
+    if data["mode"] == "trace":
+        ns = sorted({k[4] for k in data["sweep"]})
+        return (f"each point is one call (trace mode: the sweep up to "
+                f"{size_label(ns[-1]) if ns else '?'}, then {len({k[:1] + k[2:] for k in data['extra']})} "
+                f"extra cells; make cycles models each call's instructions)")
+    parts = []
+    by_runs = {}
+    for k, v in data["sweep"].items():
+        by_runs.setdefault(v["runs"], []).append(k[4])
+    for runs in sorted(by_runs, reverse=True):
+        ns = by_runs[runs]
+        lo, hi = min(ns), max(ns)
+        parts.append(f"{runs} at {size_label(hi)}" if lo == hi else
+                     f"{runs} from {size_label(lo)} to {size_label(hi)}")
+    text = "sweep: " + ", ".join(parts) if parts else ""
+    big_runs = sorted({v["runs"] for v in data["big"].values()})
+    if big_runs:
+        text += ("; " if text else "") + "32 MiB phase: " + ", ".join(map(str, big_runs))
+    return f"each point is the minimum of several runs ({text})"
+
+
+def summary_text(data, per_call=None):
+    """The tables the image used to print itself, from its data lines: the
+    run's facts, code size, the sweep (quick mode and PER_CALL: one row per
+    call with rdcycle, rdinstret, rdtime and MB/s; else instructions per
+    call and cycles per byte), trace mode's extra cells, the 32 MiB
+    phase, the PMU's lines and the closing verdict."""
+    m = data["meta"]
+    hz = int(m["timebase_hz"])
+    lock = m["counters_lockstep"] == "1"
+    qemu = "qemu" in m["platform"].lower()
+    impls = impls_in(data)
+    if per_call is None:
+        per_call = data["mode"] == "quick"
+    cf, lf = m.get("cflags", "?"), m.get("lib_cflags", m.get("cflags", "?"))
+    L = [f"wordmerge benchmark, mode {data['mode']} ({data['path']}: format "
+         f"{data['format']}, {data['csv_lines']} CSV lines, end marker checked"
+         + (f"; the last of {data['begins']} runs" if data["begins"] > 1 else "") + ")",
+         f"platform \"{m['platform']}\" (device tree model), timebase {hz} Hz"
+         + (f", {m['mem_mib']} MiB RAM" if "mem_mib" in m else ""),
+         f"compiler {m.get('compiler', '?')}",
+         f"flags {cf}",
+         "lib's flags: " + ("the same" if lf == cf else
+                            f"the same and then {lf[len(cf):].strip()}"
+                            if lf.startswith(cf) else lf),
+         "implementations: wordmerge = lib's memcpy/memmove/memset (the image's own);",
+         "  picolibc-size = picolibc's default build (libc.a), picolibc-speed = its",
+         "  release build; byte-loop = a plain byte loop (firmware/bench.c)",
+         "counters: cycle = rdcycle, instret = rdinstret, time = rdtime (timebase ticks).",
+         "  On QEMU with -icount shift=0 (make bench, make bench-check), cycle and",
+         "  instret both count retired instructions exactly and time advances 1 ns per",
+         "  instruction, so MB/s is that of a virtual machine retiring one instruction",
+         "  per ns; on QEMU without -icount, cycle and instret read the host's tick",
+         "  counter and mean nothing; on hardware all three are the core's counters.",
+         "  This run: cycle and instret in lockstep (calibration and 4 KiB copies): "
+         + ("yes" if lock else "no")
+         + ((" (QEMU, consistent with -icount)" if lock else
+             " (QEMU without -icount? then counts are not instructions)") if qemu else ""),
+         f"figures are net of the measurement overhead, which is subtracted: "
+         f"{m['overhead_cpy'][0]}",
+         f"  instret and {m['overhead_cpy'][1]} cycles (memcpy/memmove), "
+         f"{m['overhead_set'][0]} and {m['overhead_set'][1]} (memset), measured",
+         "  around a one-instruction function, less that instruction; a figure",
+         "  counts the function's own work from its first instruction through ret",
+         runs_text(data)]
+
+    L += ["", "Code size, bytes (symbol sizes; wordmerge's static helpers such as wm_copy_fwd",
+          "are not in these columns: make report adds them from the ELF)",
+          f"{'':<16} {'memcpy':>8} {'memmove':>8} {'memset':>8} {'sum':>8}"]
+    for impl in sorted({k[0] for k in data["size"]}, key=impl_rank):
+        sz = [data["size"].get((impl, fn), ("", 0))[1] for fn in ("memcpy", "memmove", "memset")]
+        L.append(f"{impl:<16} {sz[0]:>8} {sz[1]:>8} {sz[2]:>8} {sum(sz):>8}")
+
+    def cells_table(cells, kind):
+        """The sweep's (or the extra cells') tables, one per (fn, pair)."""
+        out = []
+        sizes = sorted({k[4] for k in cells})     # every table's rows (the sweep)
+        for fn in FN_ORDER:
+            pairs = sorted({(k[2], k[3]) for k in cells if k[0] == fn}, key=pair_key)
+            for d, s in pairs:
+                where = f"dst%8={d}" if s is None else f"dst%8={d} src%8={s}"
+                ns = sorted({k[4] for k in cells if k[0] == fn and (k[2], k[3]) == (d, s)})
+                if per_call:
+                    out += ["", f"{FN_TITLE[fn]}, {where}: per call (the fastest of its runs)",
+                            f"{'n':>8} {'':<15} {'rdcycle':>10} {'rdinstret':>10} "
+                            f"{'rdtime':>10} {'MB/s':>9}"]
+                    for n in ns:
+                        for impl in impls:
+                            v = cells.get((fn, impl, d, s, n))
+                            if v:
+                                out.append(f"{n:>8} {impl:<15} {v['cyc']:>10} {v['ins']:>10} "
+                                           f"{'?' if v['tim'] is None else v['tim']:>10} "
+                                           f"{mbps_text(n, v['tim'], hz):>9}")
+                    continue
+                out += ["", f"{FN_TITLE[fn]}, {where}: instructions per call, cycles per byte",
+                        f"{'n':>8}" + "".join(f" | {impl:>21}" for impl in impls)]
+                for n in (sizes if kind == "sweep" else ns):
+                    row = f"{n:>8}"
+                    vs = [cells.get((fn, impl, d, s, n)) for impl in impls]
+                    if not any(vs):
+                        row += " | (dst - src >= n: no backward overlap possible)"
+                    for v in vs:
+                        row += (f" | {v['ins']:>8} {fixed(v['cyc'], n, 3):>8} c/B" if v else
+                                f" | {'–':>8} {'':>8}    ") if any(vs) else ""
+                    out.append(row)
+        return out
+
+    sw = data["sweep"]
+    if sw:
+        L += ["", f"=== Size sweep: {len({k[4] for k in sw})} sizes, "
+              f"{len({k[1] for k in sw})} implementations"]
+        L += cells_table(sw, "sweep")
+    if data["extra"]:
+        L += ["", "=== Extra cells (trace mode)"]
+        L += cells_table(data["extra"], "extra")
+
+    big = data["big"]
+    ij = "i\\j"
+    if any(k[0] == "memcpy" for k in big):
+        L += ["", "=== memcpy(dst + i, src + j, 32 MiB - max(i, j)), i, j in 0..7: "
+              "two 32 MiB buffers"]
+    for impl in impls:
+        cells = {(k[2], k[3]): v for k, v in big.items() if k[0] == "memcpy" and k[1] == impl}
+        if not cells:
+            continue
+        for what, cell in (("MB/s", lambda v: mbps_text(v["n"], v["tim"], hz)),
+                           ("cycles per byte", lambda v: fixed(v["cyc"], v["n"], 3))):
+            L += ["", f"memcpy 32 MiB, {impl}: {what} (rows: dst offset i, columns: src offset j)",
+                  f"{ij:>6}" + "".join(f" {j:>8}" for j in range(8))]
+            for i in range(8):
+                L.append(f"{i:>6}" + "".join(
+                    f" {cell(cells[(i, j)]) if (i, j) in cells else '–':>8}" for j in range(8)))
+    for fn in ("memset", "memmove_fwd", "memmove_bwd"):
+        keys = sorted({(k[2], k[3]) for k in big if k[0] == fn}, key=pair_key)
+        if not keys:
+            continue
+        n_any = next(v["n"] for k, v in big.items() if k[0] == fn)
+        gap = (big_size(data) - n_any) // 2
+        L += ["", f"=== {FN_TITLE[fn]}, 32 MiB" + (" - i" if fn == "memset" else
+              f" - {2 * gap} bytes, {gap} bytes apart plus the offsets")
+              + ": MB/s, cycles per byte",
+              f"{'i' if fn == 'memset' else 'dst,src%8':>9}"
+              + "".join(f" | {impl:>21}" for impl in impls)]
+        for d, s in keys:
+            row = f"{d:>9}" if s is None else f"{f'{d},{s}':>9}"
+            for impl in impls:
+                v = big.get((fn, impl, d, s))
+                row += (f" | {mbps_text(v['n'], v['tim'], hz):>8} "
+                        f"{fixed(v['cyc'], v['n'], 3):>8} c/B" if v else f" | {'–':>21}")
+            L.append(row)
+
+    if data["pmu"]:
+        L += [""] + data["pmu"]
+    done = data["done"]
+    if done:
+        L.append(f"benchmark {done['mode']}: {done['points']} points measured, "
+                 f"{done['failures']} failures"
+                 + (" (misaligned accesses counted in wordmerge)" if done["failures"] else ""))
+    if data["exit"] not in (None, 0):
+        L.append(f"(the image's EXIT: STATUS={data['exit']}: it failed, see the log)")
+    return "\n".join(L) + "\n"
+
+
+def big_size(data):
+    return int(data["meta"].get("big_size", 32 << 20))
+
+
+def cmd_summary(args):
+    data = read_log(args.log, allow_failed=True)
+    sys.stdout.write(summary_text(data, True if args.per_call else None))
+    return 0
 
 
 # ---- the report -------------------------------------------------------------------
@@ -1164,6 +1378,10 @@ def main():
                    "only if it matches the log, else the report says why not")
     r.add_argument("--core", choices=CORES, help="a board log's core, when its platform "
                    "name does not tell (default: both models)")
+    sm = sub.add_parser("summary", help="print the image's tables as text")
+    sm.add_argument("log")
+    sm.add_argument("--per-call", action="store_true", help="one row per call with "
+                    "rdcycle, rdinstret, rdtime and MB/s (the default in mode quick)")
     c = sub.add_parser("check", help="check instruction counts against the targets")
     c.add_argument("log")
     c.add_argument("--targets", required=True)
@@ -1172,7 +1390,8 @@ def main():
                    "kinds); refused if its instruction counts differ from the log's")
     args = ap.parse_args()
     try:
-        return cmd_report(args) if args.cmd == "report" else cmd_check(args)
+        return {"report": cmd_report, "summary": cmd_summary,
+                "check": cmd_check}[args.cmd](args)
     except LogError as e:
         print(f"{args.cmd}: error: {e}", file=sys.stderr)
         if args.cmd == "report":

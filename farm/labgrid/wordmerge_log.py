@@ -11,10 +11,11 @@ The image's console protocol (README.md, "What the run prints"):
     SUMMARY: G groups, C checks, F groups failed, X failures
     EXIT: STATUS=n
 
-The benchmark image (make BENCH=...) prints BENCH: and CSV: lines instead
-of groups, a test image may print them after the groups; the
-CSV:sweep/big/extra lines carry the rdcycle counts, CSV:end,N counts the
-CSV: lines, and the table rows (... c/B | ...) are the readable cycle table.
+The benchmark image (make BENCH=...) prints CSV: data lines instead of
+groups, the test image prints them after the groups (its closing
+benchmark); the CSV:sweep/big/extra lines carry the rdcycle counts,
+CSV:done,MODE,POINTS,FAILURES closes the benchmark and CSV:end,N counts the
+CSV: lines (firmware/bench.c).  tools/report.py summary renders them.
 """
 import re
 
@@ -32,10 +33,8 @@ CASE_RE = re.compile(r"^FAIL: ([a-z-]+\[[a-z-]+\]) (\S.*)$")
 SUMMARY_RE = re.compile(
     r"^SUMMARY: (\d+) groups, (\d+) checks, (\d+) groups failed, (\d+) failures")
 CYCLES_RE = re.compile(r"^CSV:(sweep|big|extra),(.*)$")
-# The benchmark's closing line: its own image's SUMMARY: benchmark ..., or
-# BENCH: benchmark MODE: N points measured, F failures where it runs after
-# the checks.
-BENCH_DONE_RE = re.compile(r"^BENCH: benchmark [a-z]+: \d+ points measured, \d+ failures")
+# The benchmark's closing data line: CSV:done,MODE,POINTS,FAILURES.
+BENCH_DONE_RE = re.compile(r"^CSV:done,([a-z]+),(\d+),(\d+)$")
 
 
 def exit_status(text):
@@ -61,12 +60,12 @@ class Run:
         self.summary = None
         self.summary_line = None
         self.status = exit_status(self.text)
-        self.bench = [l for l in self.lines if l.startswith("BENCH: ")]
+        self.bench = [l for l in self.lines if l.startswith("CSV:begin,wordmerge-bench,")]
         self.cycles = []         # (kind, fields) of CSV:sweep/big/extra
-        self.bench_summary = None
+        self.bench_summary = None    # the CSV:done line
+        self.bench_failures = None   # its FAILURES
         self.csv_end = None
         self.csv_lines = 0       # CSV: lines between CSV:begin and CSV:end
-        self.cycle_table = [l for l in self.lines if " c/B" in l and "|" in l]
         inside = False
         for line in self.lines:
             if line.startswith("CSV:begin,"):
@@ -96,8 +95,9 @@ class Run:
             elif SUMMARY_RE.match(line):
                 self.summary = tuple(int(x) for x in SUMMARY_RE.match(line).groups())
                 self.summary_line = line
-            elif line.startswith("SUMMARY: benchmark") or BENCH_DONE_RE.match(line):
+            elif BENCH_DONE_RE.match(line):
                 self.bench_summary = line
+                self.bench_failures = int(BENCH_DONE_RE.match(line).group(3))
             elif line.startswith("CSV:end,"):
                 self.csv_end = line
             else:
