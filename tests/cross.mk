@@ -317,8 +317,7 @@ test-image-header: tools/check-image-header.py
 		$(MAKE) --no-print-directory PLATFORM=$$p all >/dev/null || exit 1; done
 	$(Q)fail=0; $(foreach p,$(HEADER_PLATFORMS),\
 		python3 tools/check-image-header.py --name $(p) --ram-base $(ram_base_$(p)) \
-			--bin $(O)/$(p)/wordmerge.bin --elf $(O)/$(p)/wordmerge.elf \
-			--nm $(NM) || fail=1;) \
+			--bin $(O)/$(p)/wordmerge.bin --elf $(O)/$(p)/wordmerge.elf || fail=1;) \
 	[ $$fail = 0 ]
 	@# The check can fail: a copy with magic2 cleared must be refused.
 	@mkdir -p $(CROSS_DIR)
@@ -326,7 +325,7 @@ test-image-header: tools/check-image-header.py
 	printf '\000\000\000\000' | dd of=$(CROSS_DIR)/bad-magic2.bin bs=1 seek=56 conv=notrunc 2>/dev/null && \
 	if python3 tools/check-image-header.py --name bad-magic2 --ram-base 0x80000000 \
 		--bin $(CROSS_DIR)/bad-magic2.bin --elf $(O)/unmatched/wordmerge.elf \
-		--nm $(NM) >$(CROSS_DIR)/bad-magic2.out; then \
+		>$(CROSS_DIR)/bad-magic2.out; then \
 		echo "FAIL: a header with magic2 cleared passed the check"; exit 1; \
 	else grep '^FAIL: .*magic2' $(CROSS_DIR)/bad-magic2.out | sed 's/^/    /'; \
 		echo "PASS: a header with magic2 cleared is refused"; fi

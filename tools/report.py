@@ -40,6 +40,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import elf as elfmod  # noqa: E402  (tools/elf.py)
+
 FORMAT = 1
 PREFIX = "CSV:"
 IMPL_ORDER = ["wordmerge", "picolibc-size", "picolibc-speed", "byte-loop"]
@@ -50,7 +53,6 @@ FN_TITLE = {
     "memmove_bwd": "memmove backward (dst > src, overlapping)",
     "memset": "memset",
 }
-NM = os.environ.get("NM", "riscv64-unknown-elf-nm")
 
 
 class LogError(Exception):
@@ -169,21 +171,13 @@ def parse_record(data, f):
 # ---- code size from the ELF ------------------------------------------------------
 
 def elf_symbols(elf):
-    """{name: (addr, size, file)} of the ELF's function symbols (nm -S -l)."""
+    """{name: (addr, size, file)} of the ELF's function symbols (tools/elf.py;
+    file: the source file of the symbol's compilation unit, "" if unknown)."""
     try:
-        out = subprocess.run([NM, "-S", "-l", "--defined-only", elf], check=True,
-                             capture_output=True, text=True).stdout
-    except FileNotFoundError:
-        raise LogError(f"{NM} not found (set NM=... or install gcc-riscv64-unknown-elf)")
-    except subprocess.CalledProcessError as e:
-        raise LogError(f"{NM} {elf} failed: {e.stderr.strip()}")
-    syms = {}
-    for line in out.splitlines():
-        left, _, where = line.partition("\t")
-        p = left.split()
-        if len(p) == 4 and p[2] in "tTwW":
-            syms[p[3]] = (int(p[0], 16), int(p[1], 16), where.rpartition(":")[0])
-    return syms
+        funcs = elfmod.Elf(elf).functions()
+    except elfmod.ElfError as e:
+        raise LogError(str(e))
+    return {f.name: (f.addr, f.size, f.file or "") for f in funcs}
 
 
 def elf_sizes(elf, data):
