@@ -29,9 +29,6 @@ __attribute__((noreturn)) void platform_exit(int status);
 /* The same without flushing the console (trap.c, a trap while reporting). */
 __attribute__((noreturn)) void platform_exit_raw(int status);
 
-/* ksyms.c: name and offset of the function holding addr, or NULL. */
-const char *ksym_lookup(uintptr_t addr, uintptr_t *offset);
-
 /* trap.c: run an illegal instruction (make TRAP_SELFTEST=1). */
 void trap_selftest(void);
 
