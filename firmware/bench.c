@@ -25,7 +25,7 @@
  * double quotes):
  *   CSV:begin,wordmerge-bench,<format>,<mode>
  *   CSV:meta,<key>,<value>...
- *   CSV:size,<impl>,<fn>,<symbol>,<bytes>          from the image's symbols
+ *   CSV:size,<impl>,<fn>,<symbol>,<bytes>          symbol sizes (wm_code_sizes)
  *   CSV:sweep,<fn>,<impl>,<dst%8>,<src%8>,<n>,<runs>,<cycles>,<instret>,<instret max>
  *   CSV:big,<fn>,<impl>,<dst off>,<src off>,<n>,<runs>,<cycles>,<instret>,<time ticks>
  *   CSV:extra,<fn>,<impl>,<dst%8>,<src%8>,<n>,<runs>,<cycles>,<instret>,<instret max>

@@ -19,7 +19,7 @@ or NOTYPE (assembly labels), without the "$x"/".L" mapping and local
 labels: what `nm` shows as t/T/w/W.  A Func's file is the source file of
 its compilation unit from DWARF (.debug_aranges, as `nm -l` finds it) when
 the ELF has debug information, else, for a local symbol, the STT_FILE
-symbol before it; None when neither says.
+symbol before it; None when neither says (object files: STT_FILE only).
 
 lookup(): the innermost sized function containing addr; failing that, an
 unsized label (assembly without .size) when it is the nearest symbol at or
@@ -58,6 +58,7 @@ PROG = "elf.py"
 SHT_PROGBITS, SHT_SYMTAB, SHT_NOBITS = 1, 2, 8
 SHF_ALLOC, SHF_EXECINSTR = 0x2, 0x4
 PT_LOAD = 1
+ET_REL = 1
 STT_NOTYPE, STT_OBJECT, STT_FUNC, STT_SECTION, STT_FILE = 0, 1, 2, 3, 4
 STB_LOCAL, STB_GLOBAL, STB_WEAK = 0, 1, 2
 SHN_UNDEF, SHN_LORESERVE = 0, 0xff00
@@ -113,11 +114,11 @@ class Elf:
 
     def _parse(self):
         if self.bits == 64:
-            (_t, self.machine, _v, self.entry, phoff, shoff, _f, _eh, phentsize,
+            (self.type, self.machine, _v, self.entry, phoff, shoff, _f, _eh, phentsize,
              phnum, shentsize, shnum, shstrndx) = self._unpack("HHIQQQIHHHHHH", 16)
             shfmt, phfmt = "IIQQQQIIQQ", "IIQQQQQQ"
         else:
-            (_t, self.machine, _v, self.entry, phoff, shoff, _f, _eh, phentsize,
+            (self.type, self.machine, _v, self.entry, phoff, shoff, _f, _eh, phentsize,
              phnum, shentsize, shnum, shstrndx) = self._unpack("HHIIIIIHHHHHH", 16)
             shfmt, phfmt = "IIIIIIIIII", "IIIIIIII"
         raw = []
@@ -306,7 +307,7 @@ class Elf:
 
     def _read_aranges(self):
         ar = self.section_data(".debug_aranges")
-        if not ar:
+        if not ar or self.type == ET_REL:      # unrelocated DWARF: no use
             return [], []
         names = {}
         ranges = []
