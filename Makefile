@@ -96,7 +96,6 @@ MAX_HARTS := 8
 CC := $(CROSS_COMPILE)gcc
 OBJCOPY := $(CROSS_COMPILE)objcopy
 OBJDUMP := $(CROSS_COMPILE)objdump
-NM := $(CROSS_COMPILE)nm
 PICOLIBC ?= /usr/lib/picolibc/riscv64-unknown-elf/lib
 # Zicsr for the CSR instructions; the link names plain rv64imac so that GCC
 # picks picolibc's rv64imac/lp64 multilib.  -mstrict-align: GCC must never
@@ -190,26 +189,12 @@ $(IMG_DIR)/obj/picolibc-speed.o: $(PICOLIBC)/release/rv64imac/lp64/libc.a tools/
 	$(quiet) REFS $@
 	$(Q)tools/extract-refs.sh $(CROSS_COMPILE) $< picolibc_speed $@
 
-# Two passes: link, generate the symbol table of that ELF, link again with it
-# (it goes after all code, see linker/wordmerge.ld), and check that no
-# function moved, i.e. that the table describes the final image.
-$(IMG).pass1.elf: $(IMG_OBJS) $(IMG_REFS) linker/wordmerge.ld
+# One link.  The image carries no symbol table: the trap report prints raw
+# addresses, which tools/elf.py symbolize names from this ELF (run-qemu.sh
+# does it); the benchmark's code sizes are the ELF's too (tools/report.py).
+$(IMG).elf: $(IMG_OBJS) $(IMG_REFS) linker/wordmerge.ld
 	$(quiet) LD $@
-	$(Q)$(CC) $(IMG_LDFLAGS) -o $@ $(IMG_OBJS) $(IMG_REFS)
-
-$(IMG_DIR)/obj/syms.c: $(IMG).pass1.elf tools/mksyms.sh
-	$(Q)tools/mksyms.sh $(NM) $< $@
-
-$(IMG_DIR)/obj/syms.o: $(IMG_DIR)/obj/syms.c
-	$(Q)$(CC) $(IMG_CFLAGS) -Ifirmware -c $< -o $@
-
-$(IMG).elf: $(IMG_DIR)/obj/syms.o
-	$(quiet) LD $@
-	$(Q)$(CC) $(IMG_LDFLAGS) -Wl,-Map=$(IMG).map -o $@.tmp $(IMG_OBJS) $(IMG_REFS) $<
-	$(Q)tools/mksyms.sh $(NM) $@.tmp $(IMG_DIR)/obj/syms.check.c
-	$(Q)cmp -s $(IMG_DIR)/obj/syms.c $(IMG_DIR)/obj/syms.check.c || \
-		{ echo "error: linking the symbol table moved code; see $(IMG_DIR)/obj/syms.check.c" >&2; exit 1; }
-	$(Q)mv $@.tmp $@
+	$(Q)$(CC) $(IMG_LDFLAGS) -Wl,-Map=$(IMG).map -o $@ $(IMG_OBJS) $(IMG_REFS)
 
 $(IMG).bin: $(IMG).elf
 	$(quiet) OBJCOPY $@

@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: MIT
 #
 # Build the wordmerge test image (when needed), boot it on QEMU under OpenSBI,
-# mirror the UART to the terminal and to a log, print the tables of its
-# benchmark lines (tools/report.py summary), and exit with the image's
-# status (the number in its final "EXIT: STATUS=n" line).
+# mirror the UART to a log and to the terminal (there with the trap report's
+# addresses named from the ELF), print the tables of its benchmark lines
+# (tools/report.py summary), and exit with the image's status (the number
+# in its final "EXIT: STATUS=n" line).
 #
 # Build output goes under $O (environment; default "build", a relative path
 # is relative to the repository top), as with make O=...: the default image
@@ -40,7 +41,10 @@ Options:
                        access or the deliberate control was not seen
   --elf FILE           boot this RISC-V 64-bit ELF instead of building the
                        default one
-  --log FILE           UART log (default $O/run/<machine>-smp<N>.log)
+  --log FILE           UART log (default $O/run/<machine>-smp<N>.log), raw
+                       like a board's serial capture; the terminal shows
+                       it through tools/elf.py symbolize (sym+offset after
+                       the trap report's addresses)
   --no-build           do not run make first
   --bios FILE          OpenSBI firmware (default: QEMU's bundled "default")
   --via-uboot          boot the way a board does: OpenSBI starts Debian's
@@ -204,7 +208,13 @@ has_finisher=0
 echo "run-qemu.sh: qemu-system-riscv64 ${qemu_args[*]}" >&2
 qemu-system-riscv64 "${qemu_args[@]}" </dev/null >"$log" 2>&1 &
 qpid=$!
-tail -n +1 -f --pid="$qpid" "$log" &
+# The log stays what the UART said, as a board's serial capture would; the
+# terminal gets it with the trap report's addresses named from the ELF
+# (tools/elf.py symbolize: "sepc=0x... <sym+0x...>").  Should the
+# symbolizer fail, cat passes the rest through raw; the status below is
+# read from the log either way.
+tail -n +1 -f --pid="$qpid" "$log" |
+	{ python3 "$top/tools/elf.py" symbolize "$elf" || cat; } &
 tpid=$!
 
 start=$SECONDS timed_out=0 stopped=0
@@ -243,7 +253,7 @@ if [ "$has_finisher" = 1 ] && [ "$stopped" = 0 ] && [ "$qemu_rc" != "$status" ];
 fi
 
 if [ "$check_align" = 1 ]; then
-	python3 "$top/tools/misalign-table.py" --nm "${cross}nm" "$raw" "$elf" \
+	python3 "$top/tools/misalign-table.py" "$raw" "$elf" \
 		--require misalign_control --fail-in 'memcpy,memmove,memset,wm_*' ||
 		{ [ "$status" = 0 ] && status=1; }
 fi
@@ -252,7 +262,7 @@ fi
 # benchmark it cannot read (truncated, damaged) fails a run that passed;
 # an image's failure status stays what it is.
 if tr -d '\r' <"$log" | grep -aq 'CSV:begin,wordmerge-bench,'; then
-	python3 "$top/tools/report.py" summary "$log" ||
+	python3 "$top/tools/report.py" summary "$log" --elf "$elf" ||
 		{ echo "run-qemu.sh: error: the benchmark lines are unusable (tools/report.py summary $log)" >&2
 		  [ "$status" = 0 ] && status=1; }
 fi

@@ -32,7 +32,8 @@
  *                                 overhead_subtracted, overhead_cpy and
  *                                 overhead_set (<instret>,<cycles>),
  *                                 memcpy_addr, big_size
- *   CSV:size,<impl>,<fn>,<symbol>,<bytes>          from the image's symbols
+ *   CSV:symbol,<impl>,<fn>,<symbol>   the symbol of each function measured:
+ *                                 its code size is the ELF's (report.py)
  *   CSV:progress,<phase>,<fn>,<a>,<b>    before each table's measurements
  *                                 (make bench shows them): phase sweep or
  *                                 extra, a, b = dst%8, src%8 (src empty for
@@ -68,7 +69,6 @@
 #include "bench.h"
 #include "csr.h"
 #include "firmware.h"
-#include "ksyms.h"
 #include "misalign.h"
 #include "refs.h"
 
@@ -464,33 +464,19 @@ static void header(const struct fdt_info *fdt, const char *mode, int equal)
 	csv("meta,big_size,%lu", (unsigned long)BIG_SIZE);
 }
 
-static const struct ksym *sym_find(const char *name)
-{
-	const struct ksym *k;
-
-	for (k = _syms_start; k < _syms_end; k++)
-		if (strcmp(k->name, name) == 0)
-			return k;
-	return NULL;
-}
-
 /*
- * Code size from the image's own symbol table (tools/mksyms.sh, nm -S):
- * the public functions only; make report adds lib's static helpers from the
- * ELF.
+ * The symbol of each function measured.  Their code sizes are facts of the
+ * linked ELF, not of the image: tools/report.py reads them from the ELF
+ * (tools/elf.py), which it checks is the image that wrote the log.
  */
-static void code_size(void)
+static void symbols(void)
 {
 	int i, f;
 
 	for (i = 0; i < NIMPLS; i++)
-		for (f = 0; f < 3; f++) {
-			const struct ksym *k = sym_find(impls[i].sym[f]);
-
-			csv("size,%s,%s,%s,%lu", impls[i].name,
-			    f == 0 ? "memcpy" : f == 1 ? "memmove" : "memset",
-			    impls[i].sym[f], k ? (unsigned long)k->size : 0UL);
-		}
+		for (f = 0; f < 3; f++)
+			csv("symbol,%s,%s,%s", impls[i].name,
+			    f == 0 ? "memcpy" : f == 1 ? "memmove" : "memset", impls[i].sym[f]);
 }
 
 /* ---- the size sweep ------------------------------------------------------------ */
@@ -773,7 +759,7 @@ int bench_run(const struct fdt_info *fdt, const char *mode)
 	misalign_init();
 	equal = bench_calibrate();
 	header(fdt, mode, equal);
-	code_size();
+	symbols();
 	if (do_sweep) {
 		if (trace_mode)
 			bench_trace_start();

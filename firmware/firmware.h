@@ -30,9 +30,6 @@ __attribute__((noreturn)) void platform_exit(int status);
 /* The same without flushing the console (trap.c, a trap while reporting). */
 __attribute__((noreturn)) void platform_exit_raw(int status);
 
-/* ksyms.c: name and offset of the function holding addr, or NULL. */
-const char *ksym_lookup(uintptr_t addr, uintptr_t *offset);
-
 /*
  * start.c: what every image's fw_main() does first: the console, the device
  * tree (an unusable one ends the run with STATUS_NO_FDT), the finisher, the

@@ -4,7 +4,10 @@
  * trap_report().  Nothing in this image should trap (no interrupts are
  * enabled, and a misaligned access on a core that traps is handled by
  * OpenSBI in M-mode, not here), so any trap is a failure: print what and
- * where, then end the run with STATUS_TRAP.
+ * where, then end the run with STATUS_TRAP.  Addresses are printed raw: the
+ * image carries no symbol table.  run-qemu.sh shows them as sym+offset
+ * (tools/elf.py symbolize, with the ELF it boots), and the same command
+ * turns a board's serial log plus the ELF into that (docs/boards.md).
  */
 #include <stdio.h>
 
@@ -37,18 +40,6 @@ static const char *trap_cause_name(unsigned long cause)
 	return "unknown";
 }
 
-static void trap_print_addr(const char *what, uintptr_t addr)
-{
-	uintptr_t off;
-	const char *sym = ksym_lookup(addr, &off);
-
-	if (sym)
-		printf("%s=0x%lx <%s+0x%lx>", what, (unsigned long)addr, sym,
-		       (unsigned long)off);
-	else
-		printf("%s=0x%lx <?>", what, (unsigned long)addr);
-}
-
 /* A word in hex through the legacy console alone (no printf, no buffer). */
 static void trap_raw_hex(unsigned long v)
 {
@@ -67,8 +58,8 @@ static void trap_raw_puts(const char *s)
 }
 
 /*
- * A trap while one is being reported, or while the run ends: printf, the
- * symbol lookup or the exit path itself may be what faulted.  One line
+ * A trap while one is being reported, or while the run ends: printf or the
+ * exit path itself may be what faulted.  One line
  * through the legacy console, then out: the finisher once (a trap in that
  * write comes back here a third time and only shuts down), else SBI.
  */
@@ -102,11 +93,9 @@ void trap_report(const unsigned long *regs)
 	/* make TRAP_SELFTEST=3: the report itself traps (tests/qemu.mk). */
 	__asm__ volatile("unimp");
 #endif
-	trap_print_addr("sepc", csr_read(CSR_SEPC));
-	printf(" stval=0x%lx\nTRAP: ", csr_read(CSR_STVAL));
-	trap_print_addr("ra", regs[1]);
-	printf(" sp=0x%lx a0=0x%lx a1=0x%lx a2=0x%lx\n", regs[2], regs[10],
-	       regs[11], regs[12]);
+	printf("sepc=0x%lx stval=0x%lx\n", csr_read(CSR_SEPC), csr_read(CSR_STVAL));
+	printf("TRAP: ra=0x%lx sp=0x%lx a0=0x%lx a1=0x%lx a2=0x%lx\n", regs[1], regs[2],
+	       regs[10], regs[11], regs[12]);
 	/* A page fault on the guard pages names the suite's case. */
 	char now[160];
 	if (trap_context && trap_context(now, sizeof(now)))
@@ -119,7 +108,7 @@ void trap_report(const unsigned long *regs)
 /*
  * Executes an illegal instruction on purpose, so that a test can check the
  * trap report (make TRAP_SELFTEST=1, 2 or 3).  noinline: it must be the symbol that
- * the report names.
+ * the symbolized report names.
  */
 __attribute__((noinline)) void trap_selftest(void)
 {

@@ -23,46 +23,27 @@ or whose image_size is 0, then moves it to RAM base + text_offset whenever it
 was loaded inside RAM, and reserves image_size bytes there.  So besides the
 fields, this checks that RAM base + text_offset is the address the ELF is
 linked at (the image is not position independent) and that image_size covers
-everything the image uses: _end - _start from the ELF, at least the file.
+everything the image uses: _end - _start from the ELF, at least the file;
+and that the file is the ELF's loaded bytes (what objcopy -O binary makes).
+The ELF is read with tools/elf.py.
 
-Usage: check-image-header.py --bin FILE --elf FILE --ram-base ADDR
-                             [--nm riscv64-unknown-elf-nm] [--name LABEL]
+Usage: check-image-header.py --bin FILE --elf FILE --ram-base ADDR [--name LABEL]
 Prints a FAIL: line per failed check (every check with --verbose) and one
 PASS:/FAIL: verdict; exits 1 if any check failed.
 """
 
 import argparse
+import os
 import struct
-import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import elf as elfmod  # noqa: E402  (tools/elf.py)
 
 HEADER = struct.Struct("<IIQQQIIQ8sII")
 MAGIC = b"RISCV\0\0\0"
 MAGIC2 = 0x05435352  # "RSC\x05" read little-endian
 VERSION_0_2 = (0 << 16) | 2
-
-
-def elf_entry(path):
-    """e_entry of an ELF file (32- or 64-bit, either byte order)."""
-    with open(path, "rb") as f:
-        ident = f.read(64)
-    if len(ident) < 52 or ident[:4] != b"\x7fELF":
-        raise ValueError(f"{path}: not an ELF file")
-    order = "<" if ident[5] == 1 else ">"
-    if ident[4] == 2:  # ELFCLASS64
-        return struct.unpack_from(order + "Q", ident, 24)[0]
-    return struct.unpack_from(order + "I", ident, 24)[0]
-
-
-def elf_symbols(nm, path):
-    """name -> address of the ELF's symbols, through nm."""
-    out = subprocess.run([nm, path], check=True, capture_output=True, text=True).stdout
-    syms = {}
-    for line in out.splitlines():
-        parts = line.split()
-        if len(parts) == 3:
-            syms.setdefault(parts[2], int(parts[0], 16))
-    return syms
 
 
 def decode_jal(insn):
@@ -83,7 +64,6 @@ def main():
     ap.add_argument("--elf", required=True, help="the ELF it was made from")
     ap.add_argument("--ram-base", required=True, type=lambda s: int(s, 0),
                     help="start of the board's RAM (U-Boot's gd->ram_base)")
-    ap.add_argument("--nm", default="riscv64-unknown-elf-nm")
     ap.add_argument("--name", default=None, help="label for the output lines")
     ap.add_argument("-v", "--verbose", action="store_true",
                     help="print every check, not only the failed ones")
@@ -97,9 +77,18 @@ def main():
         return 1
     (code0, code1, text_offset, image_size, flags, version, res1, res2,
      magic, magic2, res3) = HEADER.unpack_from(data)
-    syms = elf_symbols(args.nm, args.elf)
-    entry = elf_entry(args.elf)
-    start, end = syms.get("_start"), syms.get("_end")
+    try:
+        elf = elfmod.Elf(args.elf)
+    except elfmod.ElfError as e:
+        print(f"FAIL: {name}: {e}")
+        return 1
+
+    def sym(n):
+        a = elf.address(n)
+        return None if a is None else a[0]
+
+    entry = elf.entry
+    start, end, load_end = sym("_start"), sym("_end"), sym("_load_end")
 
     failed = 0
 
@@ -135,9 +124,13 @@ def main():
           f"image_size 0x{image_size:x} = _end - _start 0x{end - start:x} (BSS and stacks included)")
     check(image_size >= size,
           f"image_size 0x{image_size:x} >= file size 0x{size:x}")
-    if "_load_end" in syms:
-        check(size == syms["_load_end"] - start,
+    if load_end is not None:
+        check(size == load_end - start,
               f"file size 0x{size:x} = _load_end - _start (the whole loaded image, nothing else)")
+    base, flat = elf.flat_image()
+    check(base == start and data == flat,
+          f"the file is the ELF's loaded bytes from 0x{base:x} ({len(flat)} bytes"
+          f"{', equal' if data == flat else ', differ'})")
     if failed:
         print(f"FAIL: {name}: {failed} header check(s) failed: booti would refuse or misplace it")
         return 1

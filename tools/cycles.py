@@ -80,6 +80,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import elf as elfmod  # noqa: E402  (tools/elf.py)
+
 MAGIC = "# wordmerge cycle model v1"
 COLUMNS = "fn,impl,dst,src,n,kind,instructions,u74,u54"
 CORES = (("u74", "sifive-u74"), ("u54", "sifive-u54"))
@@ -104,67 +107,33 @@ class Error(Exception):
 # ---- ELF ------------------------------------------------------------------------
 
 class Elf:
-    """The symbols and the loadable bytes of a RISC-V ELF64 little-endian file."""
+    """The functions and code bytes of a RISC-V ELF64 little-endian file,
+    read with tools/elf.py."""
 
     def __init__(self, path):
         self.path = path
         try:
-            with open(path, "rb") as f:
-                self.data = f.read()
-        except OSError as e:
-            raise Error(f"cannot read the ELF {path}: {e.strerror}")
-        d = self.data
-        if len(d) < 64 or d[:4] != b"\x7fELF":
-            raise Error(f"{path} is not an ELF file")
-        if d[4] != 2 or d[5] != 1 or struct.unpack_from("<H", d, 18)[0] != 243:
+            self.elf = elfmod.Elf(path)
+        except elfmod.ElfError as e:
+            raise Error(str(e))
+        if self.elf.bits != 64 or self.elf.endian != "<" or self.elf.machine != 243:
             raise Error(f"{path} is not a RISC-V 64-bit little-endian ELF")
-        shoff, = struct.unpack_from("<Q", d, 0x28)
-        shentsize, shnum = struct.unpack_from("<HH", d, 0x3a)
-        self.sections = []
-        try:
-            for i in range(shnum):
-                (name, typ, flags, addr, off, size, link, _info, _align,
-                 entsize) = struct.unpack_from("<IIQQQQIIQQ", d, shoff + i * shentsize)
-                self.sections.append(dict(name=name, type=typ, flags=flags, addr=addr,
-                                          off=off, size=size, link=link,
-                                          entsize=entsize))
-            self.symbols = {}
-            for s in self.sections:
-                if s["type"] != 2:          # SHT_SYMTAB
-                    continue
-                strtab = self.sections[s["link"]]
-                for k in range(s["size"] // s["entsize"]):
-                    nm, info, _other, shndx, value, size = struct.unpack_from(
-                        "<IBBHQQ", d, s["off"] + k * s["entsize"])
-                    if info & 0xf != 2 or shndx == 0:   # STT_FUNC, defined
-                        continue
-                    end = d.index(b"\0", strtab["off"] + nm)
-                    name = d[strtab["off"] + nm:end].decode("ascii", "replace")
-                    self.symbols[name] = (value, size)
-        except (struct.error, IndexError, ValueError, ZeroDivisionError):
-            raise Error(f"{path}: damaged ELF (section or symbol table)")
-        self.funcs = sorted((v, v + sz, n) for n, (v, sz) in self.symbols.items() if sz)
 
     def symbol(self, name):
-        if name not in self.symbols:
+        """(address, size) of the function NAME."""
+        s = self.elf.symbol(name)
+        if s is None or s.type != elfmod.STT_FUNC:
             raise Error(f"{self.path} has no function {name}")
-        return self.symbols[name]
+        return s.addr, s.size
 
     def read(self, addr, size):
         """size bytes at addr from an allocated PROGBITS section, or None."""
-        for s in self.sections:
-            if s["type"] == 1 and s["flags"] & 2 and s["addr"] <= addr \
-                    and addr + size <= s["addr"] + s["size"]:
-                o = s["off"] + addr - s["addr"]
-                return self.data[o:o + size]
-        return None
+        return self.elf.read(addr, size)
 
     def name(self, pc):
         """pc as function+offset, for messages."""
-        for lo, hi, n in self.funcs:
-            if lo <= pc < hi:
-                return f"0x{pc:x} <{n}+0x{pc - lo:x}>"
-        return f"0x{pc:x}"
+        hit = self.elf.lookup(pc)
+        return f"0x{pc:x} <{hit[0]}+0x{hit[1]:x}>" if hit else f"0x{pc:x}"
 
 
 def insn_size(first_halfword):

@@ -3,11 +3,11 @@
 
 Usage:
   misalign-table.py [--fail-in SYM[,SYM...]] [--require SYM[,SYM...]]
-                    [--nm PROG] RAW_FILE GUEST_ELF
+                    RAW_FILE GUEST_ELF
 
 RAW_FILE is what `-plugin file=misalign.so,out=RAW_FILE` wrote.  Every record
-pc is resolved to function+offset with `riscv64-unknown-elf-nm` (override with
---nm or $NM).  Output:
+pc is resolved to function+offset from GUEST_ELF's symbol table (tools/elf.py).
+Output:
 
   # function  loads  stores  first-pc (symbol+off)  example-addr  sites
   MISALIGNED: <function> <loads> <stores> <first-pc> (<sym+off>) <addr> <sites>
@@ -28,17 +28,17 @@ repeated and take comma-separated lists):
                  inside SYM, else print `PASS: control <sym> seen`.
 
 Exit status: 0 ok, 1 a check failed, 2 bad input (missing/empty/malformed
-raw file, missing ELF, nm failure, bad usage).
+raw file, missing or unreadable ELF, bad usage).
 """
 
 import argparse
-import bisect
 import fnmatch
 import os
 import re
-import shutil
-import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import elf  # noqa: E402  (tools/elf.py)
 
 PROG = "misalign-table"
 VALID_SIZES = (1, 2, 4, 8, 16)
@@ -122,68 +122,31 @@ def parse_raw(path):
 # ----------------------------------------------------------------- symbols --
 
 class Symbols:
-    """Text symbols of an ELF, from `nm -S -n --defined-only`."""
+    """Function symbols of an ELF (tools/elf.py)."""
 
-    def __init__(self, elf, nm):
-        if not os.path.exists(elf):
-            raise InputError("guest ELF %s does not exist" % elf)
-        if not os.path.isfile(elf):
-            raise InputError("guest ELF %s is not a regular file" % elf)
-        if shutil.which(nm) is None:
-            raise InputError("nm program %r not found (set --nm or $NM)" % nm)
+    def __init__(self, path):
+        if not os.path.exists(path):
+            raise InputError("guest ELF %s does not exist" % path)
+        if not os.path.isfile(path):
+            raise InputError("guest ELF %s is not a regular file" % path)
         try:
-            out = subprocess.run([nm, "-S", "-n", "--defined-only", elf],
-                                 check=True, capture_output=True,
-                                 text=True).stdout
-        except subprocess.CalledProcessError as e:
-            raise InputError("%s failed on %s: %s"
-                             % (nm, elf, e.stderr.strip()))
-        byaddr = {}
-        for line in out.splitlines():
-            f = line.split()
-            if len(f) == 4:
-                addr, size, typ, name = int(f[0], 16), int(f[1], 16), f[2], f[3]
-            elif len(f) == 3:
-                addr, size, typ, name = int(f[0], 16), 0, f[1], f[2]
-            else:
-                continue
-            if typ not in "TtWw" or name.startswith((".L", "$")):
-                continue
-            ent = byaddr.setdefault(addr, {"size": 0, "names": []})
-            ent["size"] = max(ent["size"], size)
-            ent["names"].append((name, typ))
-        if not byaddr:
+            self.elf = elf.Elf(path)
+            funcs = self.elf.functions()
+        except elf.ElfError as e:
+            raise InputError(str(e))
+        if not funcs:
             raise InputError("guest ELF %s has no text symbols (stripped?)"
-                             % elf)
-        self.addrs = sorted(byaddr)
-        self.ents = [byaddr[a] for a in self.addrs]
-        for ent in self.ents:
-            # Primary name: globals first, then fewer leading '_', then name.
-            ent["names"].sort(key=lambda nt: (nt[1].islower(),
-                                              len(nt[0]) - len(nt[0].lstrip("_")),
-                                              nt[0]))
-        self.all_names = {n for e in self.ents for n, _ in e["names"]}
+                             % path)
+        self.all_names = {f.name for f in funcs}
 
     def resolve(self, pc):
-        """Return (primary_name, aliases, offset) or None."""
-        i = bisect.bisect_right(self.addrs, pc) - 1
-        if i < 0:
+        """Return (primary_name, aliases, offset) or None: the innermost
+        sized function holding pc, else an unsized label right below it."""
+        hit = self.elf.function_at(pc)
+        if hit is None:
             return None
-        # Innermost sized symbol that contains pc (labels inside a sized
-        # function, like local asm labels, must not hide the function).
-        for j in range(i, -1, -1):
-            e = self.ents[j]
-            if e["size"] and pc < self.addrs[j] + e["size"]:
-                return self._result(j, pc)
-        # No sized symbol covers pc: fall back to the nearest preceding
-        # unsized symbol (asm function without .size).
-        if self.ents[i]["size"] == 0:
-            return self._result(i, pc)
-        return None
-
-    def _result(self, j, pc):
-        names = [n for n, _ in self.ents[j]["names"]]
-        return names[0], names, pc - self.addrs[j]
+        names = [f.name for f in hit[0]]
+        return names[0], names, hit[1]
 
     def matching(self, pattern):
         return [n for n in self.all_names if fnmatch.fnmatchcase(n, pattern)]
@@ -209,16 +172,13 @@ def main(argv):
                     "(glob allowed)")
     ap.add_argument("--require", action="append", metavar="SYM[,SYM...]",
                     help="fail unless a misaligned access is inside SYM")
-    ap.add_argument("--nm", default=os.environ.get("NM",
-                                                    "riscv64-unknown-elf-nm"),
-                    help="nm program (default $NM or riscv64-unknown-elf-nm)")
     args = ap.parse_args(argv)
     fail_in = split_list(args.fail_in)
     require = split_list(args.require)
 
     try:
         checked, records = parse_raw(args.raw)
-        syms = Symbols(args.elf, args.nm)
+        syms = Symbols(args.elf)
     except InputError as e:
         print("%s: error: %s" % (PROG, e), file=sys.stderr)
         return 2

@@ -36,8 +36,7 @@ Q                 ?=
 quiet             ?= @:
 
 MISALIGN_PLUGIN   := $(O)/tools/misalign.so
-MISALIGN_TABLE    := $(MISALIGN_PYTHON) $(MISALIGN_TOOLS_DIR)/misalign-table.py \
-                     --nm $(MISALIGN_CROSS)nm
+MISALIGN_TABLE    := $(MISALIGN_PYTHON) $(MISALIGN_TOOLS_DIR)/misalign-table.py
 
 misalign_plugin_arg = -plugin file=$(MISALIGN_PLUGIN),out=$(1)
 

@@ -14,6 +14,10 @@
       into place at the end: a log that is foreign, truncated or malformed,
       or a --cycles CSV of another build, gives an error, exit status 1 and
       no new report.
+  report.py summary LOG [--elf ELF] [--per-call]
+      The image's tables as text (run-qemu.sh prints them after a run):
+      the run's facts, code size (from ELF), the size sweep (per call in
+      mode quick), the 32 MiB tables, the PMU lines and the verdict.
   report.py check LOG --targets FILE [--elf ELF] [--cycles CSV]
       Check wordmerge's instruction counts in LOG (a run under QEMU -icount
       shift=0), its code size (from ELF) and its modeled cycles (from CSV)
@@ -40,6 +44,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import elf as elfmod  # noqa: E402  (tools/elf.py)
+
 # The log formats read (firmware/bench.c): 2 added progress and done lines
 # and the time field of sweep and extra lines.
 FORMATS = (1, 2)
@@ -52,7 +59,6 @@ FN_TITLE = {
     "memmove_bwd": "memmove backward (dst > src, overlapping)",
     "memset": "memset",
 }
-NM = os.environ.get("NM", "riscv64-unknown-elf-nm")
 
 
 class LogError(Exception):
@@ -115,7 +121,7 @@ def read_log(path, allow_failed=False):
                        f"{', '.join(str(f) for f in FORMATS)})")
 
     data = {"path": path, "mode": begin[3], "format": int(begin[2]), "meta": {},
-            "size": {}, "sweep": {}, "big": {}, "extra": {}, "done": None,
+            "size": {}, "symbol": {}, "sweep": {}, "big": {}, "extra": {}, "done": None,
             "pmu": pmu, "exit": None, "begins": begins,
             "sha256": hashlib.sha256(raw).hexdigest(), "csv_lines": len(recs) + 1}
     for lineno, f in recs[1:]:
@@ -156,10 +162,14 @@ def parse_record(data, f):
         if len(f) < 3:
             raise ValueError("meta needs a key and a value")
         data["meta"][f[1]] = f[2] if len(f) == 3 else f[2:]
-    elif kind == "size":
+    elif kind == "size":                # format 1: the image's symbol sizes
         if len(f) != 5:
             raise ValueError(f"size has {len(f)} fields, not 5")
         data["size"][(f[1], f[2])] = (f[3], _int(f[4]))
+    elif kind == "symbol":              # format 2: the size is the ELF's
+        if len(f) != 4:
+            raise ValueError(f"symbol has {len(f)} fields, not 4")
+        data["symbol"][(f[1], f[2])] = f[3]
     elif kind in ("sweep", "extra"):
         want = 10 if data["format"] == 1 else 11
         if len(f) != want:
@@ -188,21 +198,13 @@ def parse_record(data, f):
 # ---- code size from the ELF ------------------------------------------------------
 
 def elf_symbols(elf):
-    """{name: (addr, size, file)} of the ELF's function symbols (nm -S -l)."""
+    """{name: (addr, size, file)} of the ELF's function symbols (tools/elf.py;
+    file: the source file of the symbol's compilation unit, "" if unknown)."""
     try:
-        out = subprocess.run([NM, "-S", "-l", "--defined-only", elf], check=True,
-                             capture_output=True, text=True).stdout
-    except FileNotFoundError:
-        raise LogError(f"{NM} not found (set NM=... or install gcc-riscv64-unknown-elf)")
-    except subprocess.CalledProcessError as e:
-        raise LogError(f"{NM} {elf} failed: {e.stderr.strip()}")
-    syms = {}
-    for line in out.splitlines():
-        left, _, where = line.partition("\t")
-        p = left.split()
-        if len(p) == 4 and p[2] in "tTwW":
-            syms[p[3]] = (int(p[0], 16), int(p[1], 16), where.rpartition(":")[0])
-    return syms
+        funcs = elfmod.Elf(elf).functions()
+    except elfmod.ElfError as e:
+        raise LogError(str(e))
+    return {f.name: (f.addr, f.size, f.file or "") for f in funcs}
 
 
 def elf_sizes(elf, data):
@@ -219,6 +221,10 @@ def elf_sizes(elf, data):
         if sym in syms and syms[sym][1] != size:
             raise LogError(f"{elf} is not the image that wrote the log ({sym} is "
                            f"{syms[sym][1]} bytes, the log says {size})")
+    for (impl, fn), sym in data["symbol"].items():
+        if sym not in syms:
+            raise LogError(f"{elf} is not the image that wrote the log (no function {sym})")
+        data["size"][(impl, fn)] = (sym, syms[sym][1])
     libfile = syms["memcpy"][2]
     lib = sorted((name, s[1]) for name, s in syms.items() if s[2] == libfile and s[1])
     return {"elf": elf, "libfile": libfile, "lib": lib,
@@ -683,8 +689,9 @@ def summary_text(data, per_call=None):
          "  counts the function's own work from its first instruction through ret",
          runs_text(data)]
 
-    L += ["", "Code size, bytes (symbol sizes; wordmerge's static helpers such as wm_copy_fwd",
-          "are not in these columns: make report adds them from the ELF)",
+    L += ["", "Code size, bytes (symbol sizes from the ELF; wordmerge's static helpers such",
+          "as wm_copy_fwd are not in these columns: make report adds them)"
+          if data["size"] else "Code size: give the image's ELF (--elf) to see it",
           f"{'':<16} {'memcpy':>8} {'memmove':>8} {'memset':>8} {'sum':>8}"]
     for impl in sorted({k[0] for k in data["size"]}, key=impl_rank):
         sz = [data["size"].get((impl, fn), ("", 0))[1] for fn in ("memcpy", "memmove", "memset")]
@@ -786,6 +793,7 @@ def big_size(data):
 
 def cmd_summary(args):
     data = read_log(args.log, allow_failed=True)
+    pick_elf(args, data)                # the code sizes
     sys.stdout.write(summary_text(data, True if args.per_call else None))
     return 0
 
@@ -1184,14 +1192,14 @@ def report_md(data, sizes, targets, run_info, plots, impls, model=None, model_no
     L.append(md_table(["implementation", "memcpy", "memmove", "memset",
                        "static helpers", "total"], rows))
     if sizes:
-        L.append(f"\nBytes of `.text` (symbol sizes, `nm -S`, after link-time relaxation) "
+        L.append(f"\nBytes of `.text` (symbol sizes after link-time relaxation, tools/elf.py) "
                  f"from `{sizes['elf']}`; wordmerge's total is every function of "
                  f"`{os.path.basename(sizes['libfile'])}`, static helpers included "
                  f"(like bloat-o-meter).\n")
     else:
-        L.append("\nFrom the image's own symbol table (the log's `size` lines); no matching "
-                 "ELF was given (`make report LOG=... ELF=...`), so wordmerge's static "
-                 "helpers are not counted.\n")
+        L.append("\nNo matching ELF was given (`make report LOG=... ELF=...`): code sizes "
+                 "are the ELF's, so only a log of the old format (its `size` lines) has "
+                 "any here, and wordmerge's static helpers are not counted.\n")
 
     if targets is not None:
         L.append("## Targets (issue 4)\n")
@@ -1380,6 +1388,7 @@ def main():
                    "name does not tell (default: both models)")
     sm = sub.add_parser("summary", help="print the image's tables as text")
     sm.add_argument("log")
+    sm.add_argument("--elf", help="the image that wrote the log (code sizes)")
     sm.add_argument("--per-call", action="store_true", help="one row per call with "
                     "rdcycle, rdinstret, rdtime and MB/s (the default in mode quick)")
     c = sub.add_parser("check", help="check instruction counts against the targets")
