@@ -62,7 +62,7 @@ void fw_start(unsigned long hartid, const void *dtb, struct fdt_info *fdt)
 	}
 #if WM_TRAP_SELFTEST == 1 || WM_TRAP_SELFTEST == 3
 	/*
-	 * make TRAP_SELFTEST=1 (tests/qemu.mk): the trap report, end to end;
+	 * make TRAP_SELFTEST=1 (tests/tests.cfg: qemu-trap): the trap report, end to end;
 	 * =3: and the report itself traps (trap.c).
 	 */
 	trap_selftest();

@@ -90,7 +90,7 @@ void trap_report(const unsigned long *regs)
 		trap_nested(cause, nesting - 1);
 	printf("\nTRAP: scause=0x%lx (%s) ", cause, trap_cause_name(cause));
 #if WM_TRAP_SELFTEST == 3
-	/* make TRAP_SELFTEST=3: the report itself traps (tests/qemu.mk). */
+	/* make TRAP_SELFTEST=3: the report itself traps (tests/tests.cfg: exit-nested-trap). */
 	__asm__ volatile("unimp");
 #endif
 	printf("sepc=0x%lx stval=0x%lx\n", csr_read(CSR_SEPC), csr_read(CSR_STVAL));
