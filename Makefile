@@ -215,7 +215,6 @@ $(IMG).dis: $(IMG).elf
 include tests/build.mk
 include tests/bench.mk
 include tests/cycles.mk
-include tests/farm.mk
 include tools/plugin.mk
 
 # Every Debian package a test needs (tools/deps.sh installs what is missing).

@@ -122,6 +122,7 @@ def child_env():
     flags = re.sub(r"^\s*([a-zA-Z]*)j([a-zA-Z]*)(\s|$)", r"\1\2\3", flags)
     env["MAKEFLAGS"] = flags.strip()
     env.pop("MFLAGS", None)
+    env["PYTHONDONTWRITEBYTECODE"] = "1"    # no __pycache__ in the tree
     env.pop("MAKELEVEL", None)
     return env
 
@@ -202,8 +203,9 @@ def do_test(t, out, env, durations):
     tdir = os.path.join(out, "tests", t.name)
     shutil.rmtree(tdir, ignore_errors=True)
     os.makedirs(tdir)
-    tenv = dict(env, O=out, B=d, T=tdir, LOG=os.path.join(tdir, "run.log"),
-                ELF=os.path.join(d, "virt", "wordmerge.elf"))
+    ab = os.path.abspath
+    tenv = dict(env, O=ab(out), B=ab(d), T=ab(tdir), LOG=ab(os.path.join(tdir, "run.log")),
+                ELF=ab(os.path.join(d, "virt", "wordmerge.elf")))
     outfile = os.path.join(tdir, "out")
     rc, secs = run(["bash", "-c", "set -o pipefail\n" + BOOT + t.cmd], outfile, tenv, BACKSTOP_S)
     durations[t.name] = secs

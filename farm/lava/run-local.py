@@ -1,0 +1,85 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: MIT
+"""Run a LAVA job of farm/lava/ on this machine with Debian's lava-run.
+
+  run-local.py JOB.yaml IMAGE DEVICE.yaml OUT [--validate] [--cases N
+               [--failed c1,c2,...] [--verdict skip|pass]] [--what TEXT]
+
+The job as a lab would run it, with two changes: its image url becomes
+file://IMAGE and its device_type that of DEVICE.yaml (a rendered device of
+farm/lava/devices/; the dispatcher is devices/dispatcher-qemu.yaml).
+lava-run's log and output go to OUT/ (emptied first); its scratch folders
+under /srv/tftp and /var/lib/lava/dispatcher/tmp are removed after.
+
+--validate: lava-run --validate only (the dispatcher's pipeline check),
+which must pass.  Else the job runs and its results are checked by
+check-results.py with --cases, --failed and --verdict.  Prints the verdict
+as one PASS:/FAIL: line; exit status 1 when it fails, 2 on bad usage.
+(tests/tests.cfg runs it: the farm-lava-* tests; docs/farms.md.)"""
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SCRATCH = ("/srv/tftp", "/var/lib/lava/dispatcher/tmp")
+
+ap = argparse.ArgumentParser()
+ap.add_argument("job")
+ap.add_argument("image")
+ap.add_argument("device")
+ap.add_argument("out")
+ap.add_argument("--validate", action="store_true")
+ap.add_argument("--cases")
+ap.add_argument("--failed", default="")
+ap.add_argument("--verdict", default="skip")
+ap.add_argument("--what")
+a = ap.parse_args()
+what = a.what or f"lava-run{' --validate' if a.validate else ''} of {a.job} on {a.device}"
+if not a.validate and not a.cases:
+    ap.error("--cases is needed unless --validate")
+for path in (a.job, a.image, a.device):
+    if not os.path.isfile(path):
+        print(f"FAIL: {what}: no such file: {path}")
+        sys.exit(2)
+
+with open(a.device, encoding="utf-8") as f:
+    m = re.search(r"^device_type: *(\S+)", f.read(), re.M)
+job = open(a.job, encoding="utf-8").read()
+job, urls = re.subn(r"url: https://lab\.example\.org/wordmerge/.*", "url: file://" + os.path.abspath(a.image), job)
+job, types = re.subn(r"^device_type: .*", "device_type: " + (m.group(1) if m else "?"), job, flags=re.M)
+if not m or urls != 1 or types != 1:
+    print(f"FAIL: {what}: cannot make the local job ({urls} image urls, {types} device_type lines, "
+          f"device_type in {a.device}: {m.group(1) if m else 'none'})")
+    sys.exit(2)
+
+shutil.rmtree(a.out, ignore_errors=True)
+os.makedirs(a.out)
+local = os.path.join(a.out, "job.yaml")
+with open(local, "w", encoding="utf-8") as f:
+    f.write(job)
+job_id = f"wm-{os.getpid()}"
+log = os.path.join(a.out, "lava-run.log")
+cmd = ["timeout", "-k", "5", "60" if a.validate else "420", "lava-run"] + \
+      (["--validate"] if a.validate else []) + \
+      ["--job-id", job_id, "--output-dir", os.path.join(a.out, "output"), "--device", a.device,
+       "--dispatcher", os.path.join(HERE, "devices", "dispatcher-qemu.yaml"), local]
+os.makedirs("/srv/tftp", exist_ok=True)
+with open(log, "wb") as f:
+    rc = subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL).returncode
+for d in SCRATCH:
+    shutil.rmtree(os.path.join(d, job_id), ignore_errors=True)
+
+if rc != 0:
+    with open(log, errors="replace") as f:
+        print("".join(f.readlines()[-20:]), end="")
+    print(f"FAIL: {what}: lava-run exit {rc} (log {log})")
+    sys.exit(1)
+if a.validate:
+    ok = '"case": "validate", "definition": "lava", "result": "pass"' in open(log, errors="replace").read()
+    print(f"{'PASS' if ok else 'FAIL'}: {what}: " + ("the pipeline validates" if ok else f"no passing validate case (log {log})"))
+    sys.exit(0 if ok else 1)
+sys.exit(subprocess.run([sys.executable, os.path.join(HERE, "check-results.py"), log, "--cases", a.cases,
+                         "--failed", a.failed, "--verdict", a.verdict, "--what", what]).returncode)
