@@ -432,7 +432,8 @@ def _cstr(buf, off):
     return buf[off:end].decode("utf-8", "replace")
 
 
-def _uleb(d, o):
+def _leb(d, o, signed=False):
+    """(value, next offset) of the LEB128 number at d[o]."""
     v = shift = 0
     while True:
         b = d[o]
@@ -440,20 +441,17 @@ def _uleb(d, o):
         v |= (b & 0x7f) << shift
         shift += 7
         if not b & 0x80:
+            if signed and b & 0x40:
+                v -= 1 << shift
             return v, o
+
+
+def _uleb(d, o):
+    return _leb(d, o)
 
 
 def _sleb(d, o):
-    v = shift = 0
-    while True:
-        b = d[o]
-        o += 1
-        v |= (b & 0x7f) << shift
-        shift += 7
-        if not b & 0x80:
-            if b & 0x40:
-                v -= 1 << shift
-            return v, o
+    return _leb(d, o, True)
 
 
 # ---- symbolizing a log ------------------------------------------------------------
