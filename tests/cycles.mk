@@ -13,10 +13,6 @@
 #   make cycles-wordmerge
 #        the same for wordmerge's cells only: $(O)/cycles/cycles-wordmerge.csv
 #        (make bench-check uses it).
-#   make cycles-selftest
-#        the chain (plugin, conversion, llvm-mca) on a hand-written guest
-#        (tools/cycles-selftest/) whose counts and cycles are worked out by
-#        hand; part of make test.
 #   make cycles-compare BASE=REV
 #        wordmerge's model with lib/wordmerge.c as at git revision REV (built
 #        with this tree's harness, in $(O)/cycles-base/) against this tree's,
@@ -90,31 +86,18 @@ cycles-wordmerge: cycles-trace
 	$(Q)$(MAKE) --no-print-directory $(CYCLES_WM_CSV)
 	$(Q)[ "$(CYCLES_TABLE)" = 0 ] || $(CYCLES_PY) table $(CYCLES_WM_CSV)
 
-# ---- the selftest --------------------------------------------------------------
-CYCLES_ST_SRC := tools/cycles-selftest
-CYCLES_ST_OUT := $(O)/tools/cycles-selftest
-CYCLES_ST_ELF := $(CYCLES_ST_OUT)/selftest.elf
-CYCLES_ST_TRACE := $(CYCLES_ST_OUT)/selftest.trace
-
-$(CYCLES_ST_ELF): $(CYCLES_ST_SRC)/start.S $(CYCLES_ST_SRC)/link.ld tests/cycles.mk
+# ---- the selftest's guest (tools/cycles-selftest/: the chain, plugin,
+# conversion and llvm-mca, on instructions whose counts and cycles are worked
+# out by hand; the test cycles-selftest of tests/tests.cfg runs it) ----------
+CYCLES_ST_ELF := $(O)/tools/cycles-selftest/selftest.elf
+.PHONY: trace-plugin cycles-selftest-guest
+trace-plugin: $(TRACE_PLUGIN)
+cycles-selftest-guest: $(CYCLES_ST_ELF)
+$(CYCLES_ST_ELF): tools/cycles-selftest/start.S tools/cycles-selftest/link.ld
 	@mkdir -p $(@D)
 	$(quiet) CC $@
 	$(Q)$(CC) -march=rv64imac_zicsr -mabi=lp64 -mcmodel=medany -nostdlib -nostartfiles \
-		-Wl,--no-warn-rwx-segments -T $(CYCLES_ST_SRC)/link.ld -o $@ $(CYCLES_ST_SRC)/start.S
-
-# The guest runs in M-mode without firmware (-bios none) and exits through
-# the virt test finisher; the trigger addresses come from its symbols.
-.PHONY: cycles-selftest
-cycles-selftest: $(CYCLES_ST_ELF) $(TRACE_PLUGIN)
-	$(Q)tools/deps.sh llvm
-	$(Q)rm -f $(CYCLES_ST_TRACE)
-	$(quiet) QEMU "$(CYCLES_ST_ELF) (trace plugin)"
-	$(Q)args=$$($(CYCLES_PY) plugin-args $(CYCLES_ST_ELF) --harness timed --mark trace_start) || exit 1; \
-	timeout 60 qemu-system-riscv64 -M virt -bios none -nographic -monitor none \
-		-kernel $(CYCLES_ST_ELF) \
-		-plugin file=$(abspath $(TRACE_PLUGIN)),out=$(CYCLES_ST_TRACE),$$args || \
-		{ echo "FAIL: cycles-selftest: the guest did not run (QEMU exit $$?)"; exit 1; }
-	$(Q)python3 $(CYCLES_ST_SRC)/check.py --elf $(CYCLES_ST_ELF) --trace $(CYCLES_ST_TRACE)
+		-Wl,--no-warn-rwx-segments -T tools/cycles-selftest/link.ld -o $@ $<
 
 # The lib of another revision, against this tree's.
 CYCLES_BASE_O := $(O)/cycles-base
