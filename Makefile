@@ -4,7 +4,7 @@
 # bare-metal RISC-V S-mode test image that proves it.
 #
 #   make                  build $(O)/$(PLATFORM)/wordmerge.elf (+ .bin .map .dis)
-#   make test             every test (host suite, fault check, QEMU boots, ...)
+#   make test [T="..."]   every test of tests/tests.cfg (or those named)
 #   ./run-qemu.sh         build and boot the image on QEMU virt
 #
 # Variables (as in OpenSBI's build):
@@ -15,7 +15,7 @@
 #   V=1                   print every command
 #   LEGACY_CONSOLE=1      force the legacy SBI putchar console
 #   LIB_SRC=FILE          lib source to link (default lib/wordmerge.c)
-#   FAULT=NAME            lib with a deliberate fault of tests/faults.txt
+#   FAULT=NAME            with a deliberate fault of tests/faults.txt
 #   TRAP_SELFTEST=1       the image traps on purpose after the banner
 #                         (=2: before it reads the device tree; =3: and the
 #                         trap report traps too)

@@ -219,6 +219,7 @@ def do_test(t, out, env, durations):
 
 
 def main():
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)     # tests/run.py --list | head
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("-j", type=int, default=default_jobs(), help="tests at once (default: make -j, else cores)")
     ap.add_argument("-O", default="build", help="main build directory (default build)")
