@@ -119,6 +119,7 @@ def child_env():
     env = dict(os.environ)
     flags = env.get("MAKEFLAGS", "")
     flags = re.sub(r"(?:^|\s)-j\s*[0-9]*|--jobserver-(?:auth|fds)=\S+", " ", flags)
+    # A plain -j (no number) is a j among the first word's one-letter flags.
     flags = re.sub(r"^\s*([a-zA-Z]*)j([a-zA-Z]*)(\s|$)", r"\1\2\3", flags)
     env["MAKEFLAGS"] = flags.strip()
     env.pop("MFLAGS", None)
@@ -171,7 +172,7 @@ def do_build(out, d, variables, targets, env):
 
 
 def judge(t, rc, text):
-    """None if the output is what the table wants, else why not."""
+    """(PASS, SKIP or FAIL, the line that shows it or why it failed)."""
     lines = text.replace("\r", "").splitlines()
     want_rc = t.status
     if rc == SKIP_STATUS and want_rc != str(SKIP_STATUS):
@@ -191,7 +192,7 @@ def judge(t, rc, text):
             return "FAIL", f"a line matches {rx.pattern!r}: {hits[0][:160]}"
         if kind == "count" and len(hits) != count:
             return "FAIL", f"{len(hits)} lines match {rx.pattern!r}, want {count}"
-        if shown is None and kind != "not":
+        if shown is None and kind != "not" and hits:
             shown = hits[0]
     if shown is None:
         shown = next((l for l in reversed(lines) if l.strip()), "(no output)")
