@@ -122,7 +122,8 @@ IMG_CFLAGS := $(ARCH_FLAGS) $(OPT) -g -std=gnu11 --specs=picolibc.specs \
 IMG_LDFLAGS := $(LINK_ARCH) --specs=picolibc.specs -nostartfiles \
 	-T linker/wordmerge.ld -Wl,--defsym=WM_LOAD_ADDR=$(LOAD_ADDR) \
 	-Wl,--defsym=WM_STACK_SIZE=$(STACK_SIZE) \
-	-Wl,--defsym=WM_MAX_HARTS=$(MAX_HARTS) -Wl,--no-warn-rwx-segments
+	-Wl,--defsym=WM_MAX_HARTS=$(MAX_HARTS) -Wl,--no-warn-rwx-segments \
+	-Wl,--build-id=sha1
 
 ifeq ($(filter $(LIB_SIZE),fast small),)
 $(error unknown LIB_SIZE=$(LIB_SIZE); known: fast small)

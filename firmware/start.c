@@ -11,6 +11,24 @@
 #include "firmware.h"
 #include "sbi.h"
 
+/*
+ * The linker's build id note (linker/wordmerge.ld): 4-byte name size,
+ * descriptor size and type, the name "GNU\0", then the id's bytes.
+ */
+extern const unsigned int _build_id_note[], _build_id_note_end[];
+
+static void print_build_id(void)
+{
+	const unsigned int *n = _build_id_note;
+	const unsigned char *id = (const unsigned char *)(n + 3) + ((n[0] + 3) & ~3u);
+	unsigned int i;
+
+	printf("BANNER: build-id ");
+	for (i = 0; n + 3 <= _build_id_note_end && i < n[1]; i++)
+		printf("%02x", id[i]);
+	printf("\n");
+}
+
 static void banner(unsigned long hartid, const struct fdt_info *fdt,
 		   const char *console)
 {
@@ -18,7 +36,6 @@ static void banner(unsigned long hartid, const struct fdt_info *fdt,
 	long impl = sbi_get_impl_id();
 	long ver = sbi_get_impl_version();
 
-	printf("wordmerge test image: word-at-a-time mem* that never make a misaligned access\n");
 	printf("BANNER: sbi spec %ld.%ld, implementation %s (id %ld) version %ld.%ld\n",
 	       (spec >> 24) & 0x7f, spec & 0xffffff, sbi_impl_name(impl), impl,
 	       ver >> 16, ver & 0xffff);
@@ -43,6 +60,9 @@ void fw_start(unsigned long hartid, const void *dtb, struct fdt_info *fdt)
 {
 	const char *console = console_init();
 	const char *why;
+
+	printf("wordmerge test image: word-at-a-time mem* that never make a misaligned access\n");
+	print_build_id();
 
 #if WM_TRAP_SELFTEST == 2
 	/* make TRAP_SELFTEST=2: a trap before the device tree is read. */
