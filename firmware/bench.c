@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * The benchmark image: wordmerge's memcpy/memmove/memset (the standard names
- * in this image) against picolibc's two Debian builds (firmware/refs.h) and a
+ * in this image) against picolibc's two Debian builds and a
  * plain byte loop, timed with rdcycle, rdinstret and rdtime around each call.
  * The benchmark image (make BENCH=MODE: bench_main.c, tests/bench.mk) runs
  * one mode instead of the correctness suite; the suite image (main.c) runs
@@ -12,7 +12,7 @@
  *   big    the 2021 series' own method: two 32 MiB buffers, memcpy at all
  *          8x8 (dst%8, src%8) offsets, memset at 8, memmove both ways at six
  *   full   sweep then big (make bench)
- *   quick  the default image's closing benchmark (issue 9): memcpy and
+ *   quick  the default image's closing benchmark: memcpy and
  *          backward memmove at one co-aligned and one misaligned pair,
  *          memset at two offsets, 8 B to 1 MiB: what one serial log of a
  *          board should show, in well under a second there
@@ -21,38 +21,11 @@
  *          QEMU plugin and fed to a pipeline model (make cycles:
  *          tests/cycles.mk, tools/trace-plugin.c, tools/cycles.py)
  *
- * Output: data lines only, all starting "CSV:" (fields comma-separated,
- * strings in double quotes); tools/report.py renders them (report: the
- * Markdown report and plots; summary: the tables, as text):
- *   CSV:begin,wordmerge-bench,<format>,<mode>        format 2
- *   CSV:meta,<key>,<value>...     platform, compiler, cflags, lib_cflags,
- *                                 timebase_hz, mem_mib, word_bytes,
- *                                 counters_lockstep (cycle and instret
- *                                 moved in lockstep: 1 or 0),
- *                                 overhead_subtracted, overhead_cpy and
- *                                 overhead_set (<instret>,<cycles>),
- *                                 memcpy_addr, big_size
- *   CSV:symbol,<impl>,<fn>,<symbol>   the symbol of each function measured:
- *                                 its code size is the ELF's (report.py)
- *   CSV:progress,<phase>,<fn>,<a>,<b>    before each table's measurements
- *                                 (make bench shows them): phase sweep or
- *                                 extra, a, b = dst%8, src%8 (src empty for
- *                                 memset); phase big, a = impl, b = the row
- *                                 of the memcpy matrix (else empty)
- *   CSV:sweep,<fn>,<impl>,<dst%8>,<src%8>,<n>,<runs>,<cycles>,<instret>,<instret max>,<time ticks>
- *   CSV:big,<fn>,<impl>,<dst off>,<src off>,<n>,<runs>,<cycles>,<instret>,<time ticks>
- *   CSV:extra,<fn>,<impl>,<dst%8>,<src%8>,<n>,<runs>,<cycles>,<instret>,<instret max>,<time ticks>
- *                                    trace mode only: a cell outside the sweep
- *   CSV:done,<mode>,<points measured>,<failures>
- *                                    failures: phases in which the PMU counted
- *                                    misaligned accesses in wordmerge
- *   CSV:end,<number of CSV lines between begin and end>
- * <fn> is memcpy, memmove_fwd (dst < src), memmove_bwd (dst > src, the
- * buffers overlap) or memset (src field empty).  cycles, instret and time
- * are the minimum over the runs, cycles and instret net of the measurement
- * overhead (see bench_calibrate()); time ticks are of the device tree's
- * timebase.  Format 1 (before) had no progress and done lines and no time
- * field in sweep and extra lines.  Besides these, the PMU's lines
+ * Output: CSV: data lines only, through protocol.h (docs/protocol.md says
+ * what each field means); tools/report.py renders them.  cycles, instret
+ * and time are the minimum over the runs, cycles and instret net of the
+ * measurement overhead (see bench_calibrate()); time ticks are of the
+ * device tree's timebase.  Besides these, the PMU's lines
  * (firmware/misalign.c) name the misaligned accesses counted in each phase.
  *
  * Trace mode: after the calibration the image calls bench_trace_start()
@@ -70,7 +43,8 @@
 #include "csr.h"
 #include "firmware.h"
 #include "misalign.h"
-#include "refs.h"
+#include "impls.h"
+#include "protocol.h"
 
 #ifndef WM_BENCH_CC
 #define WM_BENCH_CC "cc"
@@ -97,49 +71,6 @@
 
 typedef void *(*cpy_fn)(void *, const void *, size_t);
 typedef void *(*set_fn)(void *, int, size_t);
-
-/*
- * The plain byte loops: the generic code the 2021 series replaced.  The
- * image is built with -fno-tree-loop-distribute-patterns, so they stay loops
- * (not calls to memcpy); noinline keeps each a function of its own.
- */
-static __attribute__((noinline)) void *byteloop_memcpy(void *dst, const void *src,
-							size_t n)
-{
-	unsigned char *d = dst;
-	const unsigned char *s = src;
-
-	while (n--)
-		*d++ = *s++;
-	return dst;
-}
-
-static __attribute__((noinline)) void *byteloop_memmove(void *dst, const void *src,
-							 size_t n)
-{
-	unsigned char *d = dst;
-	const unsigned char *s = src;
-
-	if ((uintptr_t)d <= (uintptr_t)s) {
-		while (n--)
-			*d++ = *s++;
-	} else {
-		d += n;
-		s += n;
-		while (n--)
-			*--d = *--s;
-	}
-	return dst;
-}
-
-static __attribute__((noinline)) void *byteloop_memset(void *dst, int c, size_t n)
-{
-	unsigned char *d = dst;
-
-	while (n--)
-		*d++ = (unsigned char)c;
-	return dst;
-}
 
 /*
  * Functions of exactly one instruction (ret), called the way the functions
@@ -177,29 +108,12 @@ __asm__(".pushsection .text.bench_trace_start, \"ax\", @progbits\n"
 	".size bench_trace_start, . - bench_trace_start\n"
 	".popsection\n");
 
-struct bench_impl {
-	const char *name;
-	cpy_fn cpy, move;
-	set_fn set;
-	const char *sym[3];	/* symbols of cpy, move, set */
-};
-
-static const struct bench_impl impls[] = {
-	{ "wordmerge", memcpy, memmove, memset, { "memcpy", "memmove", "memset" } },
-	{ "picolibc-size", picolibc_size_memcpy, picolibc_size_memmove,
-	  picolibc_size_memset,
-	  { "picolibc_size_memcpy", "picolibc_size_memmove", "picolibc_size_memset" } },
-	{ "picolibc-speed", picolibc_speed_memcpy, picolibc_speed_memmove,
-	  picolibc_speed_memset,
-	  { "picolibc_speed_memcpy", "picolibc_speed_memmove", "picolibc_speed_memset" } },
-	{ "byte-loop", byteloop_memcpy, byteloop_memmove, byteloop_memset,
-	  { "byteloop_memcpy", "byteloop_memmove", "byteloop_memset" } },
-};
-#define NIMPLS ((int)(sizeof(impls) / sizeof(impls[0])))
-
 enum bench_fn { FN_MEMCPY, FN_MOVE_FWD, FN_MOVE_BWD, FN_MEMSET, NFNS };
 static const char *const fn_names[NFNS] = { "memcpy", "memmove_fwd", "memmove_bwd",
 					    "memset" };
+static const char *const fn_titles[NFNS] = { "memcpy", "memmove forward (dst < src)",
+					     "memmove backward (dst > src, overlapping)",
+					     "memset" };
 
 static const size_t sweep_sizes[] = {
 	1, 2, 3, 4, 7, 8, 15, 16, 31, 32, 63, 64, 127, 128, 255, 256,
@@ -217,7 +131,7 @@ static const int set_offs[] = { 0, 1, 3, 7 };
 /*
  * Trace mode: the largest sweep size (the byte loops' 1 MiB calls would be
  * millions of instructions each for the model), and cells that the sweep's
- * pairs do not cover, from issue 8's table: a memcpy whose source is
+ * pairs do not cover, where lib once trailed the Linux kernel's asm: a memcpy whose source is
  * misaligned by 3 at 4 KiB, and a backward memmove with dst = src + 3
  * (sweep_args() places src at src%8 and dst at the smallest distance with
  * dst%8, here 3).
@@ -236,7 +150,7 @@ struct meas {
 
 /* Measurement overhead: subtracted from every cycle and instret delta. */
 static struct meas ovh_cpy, ovh_set;
-static unsigned long csv_lines, points;
+static unsigned long points;
 static unsigned char *buf_a, *buf_b;	/* source side, destination side */
 /* Trace mode (see the top): one call per cell, sizes up to TRACE_MAX. */
 static int trace_mode;
@@ -244,18 +158,6 @@ static int trace_mode;
 static int quick_mode;
 
 /* ---- output ---------------------------------------------------------------- */
-
-static __attribute__((format(printf, 1, 2))) void csv(const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("CSV:");
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	csv_lines++;
-}
 
 /* A string for a CSV field: double quotes and control characters become '. */
 static const char *csv_clean(const char *s, char *buf, size_t len)
@@ -331,7 +233,7 @@ static void keep_min(struct meas *best, const struct meas *m, int run)
  * ran, per phase: read outside the timed calls, printed and reset at the end
  * of every phase by trap_phase_end().  A count for wordmerge fails the run.
  */
-static struct misalign_counts trap_phase[NIMPLS];
+static struct misalign_counts trap_phase[WM_NIMPLS];
 static int trap_fail;
 
 /* Adds the counts since `before` to implementation k's for this phase. */
@@ -348,8 +250,8 @@ static void trap_phase_end(const char *phase)
 	static const struct misalign_counts zero = { 0, 0 };
 	int k;
 
-	for (k = 0; k < NIMPLS; k++) {
-		if (misalign_report(phase, impls[k].name, k == 0, trap_phase[k]))
+	for (k = 0; k < WM_NIMPLS; k++) {
+		if (misalign_report(phase, wm_impls[k].f.name, k == 0, trap_phase[k]))
 			trap_fail = 1;
 		trap_phase[k] = zero;
 	}
@@ -408,7 +310,7 @@ static void measure_set(int k, set_fn f, void *d, int c, size_t n, int runs,
  */
 static int bench_calibrate(void)
 {
-	static const cpy_fn loads[] = { memcpy, byteloop_memcpy };
+	const cpy_fn loads[] = { memcpy, wm_impls[WM_NIMPLS - 1].f.cpy };	/* ours, a byte loop */
 	struct meas m;
 	unsigned long diff = 0;
 	int r, equal = 1;
@@ -443,25 +345,28 @@ static int bench_calibrate(void)
  */
 static void header(const struct fdt_info *fdt, const char *mode, int equal)
 {
-	char model[sizeof(fdt->model)], flags[512], libflags[128];
+	char model[sizeof(fdt->model)], flags[512], libflags[128], compiler[128];
 
 	csv_clean(fdt->model, model, sizeof(model));
 	csv_clean(WM_BENCH_CFLAGS, flags, sizeof(flags));
 	csv_clean(WM_BENCH_LIB_CFLAGS, libflags, sizeof(libflags));
-	csv("begin,wordmerge-bench,%d,%s", BENCH_FORMAT, mode);
-	csv("meta,platform,\"%s\"", model);
-	csv("meta,compiler,\"%s %s\"", WM_BENCH_CC, __VERSION__);
-	csv("meta,cflags,\"%s\"", flags);
-	csv("meta,lib_cflags,\"%s%s%s\"", flags, libflags[0] ? " " : "", libflags);
-	csv("meta,timebase_hz,%lu", (unsigned long)fdt->timebase_hz);
-	csv("meta,mem_mib,%llu", (unsigned long long)(fdt->mem_size >> 20));
-	csv("meta,word_bytes,%u", (unsigned)sizeof(unsigned long));
-	csv("meta,counters_lockstep,%d", equal);
-	csv("meta,overhead_subtracted,1");
-	csv("meta,overhead_cpy,%lu,%lu", ovh_cpy.ins, ovh_cpy.cyc);
-	csv("meta,overhead_set,%lu,%lu", ovh_set.ins, ovh_set.cyc);
-	csv("meta,memcpy_addr,0x%lx", (unsigned long)(uintptr_t)memcpy);
-	csv("meta,big_size,%lu", (unsigned long)BIG_SIZE);
+	snprintf(compiler, sizeof(compiler), "%s %s", WM_BENCH_CC, __VERSION__);
+	CSV_BEGIN(mode);
+	CSV_META_STR("platform", model);
+	CSV_META_STR("compiler", csv_clean(compiler, compiler, sizeof(compiler)));
+	CSV_META_STR("cflags", flags);
+	strncat(flags, libflags[0] ? " " : "", sizeof(flags) - strlen(flags) - 1);
+	strncat(flags, libflags, sizeof(flags) - strlen(flags) - 1);
+	CSV_META_STR("lib_cflags", flags);
+	CSV_META_NUM("timebase_hz", fdt->timebase_hz);
+	CSV_META_NUM("mem_mib", fdt->mem_size >> 20);
+	CSV_META_NUM("word_bytes", sizeof(unsigned long));
+	CSV_META_NUM("counters_lockstep", equal);
+	CSV_META_NUM("overhead_subtracted", 1);
+	CSV_META_PAIR("overhead_cpy", ovh_cpy.ins, ovh_cpy.cyc);
+	CSV_META_PAIR("overhead_set", ovh_set.ins, ovh_set.cyc);
+	CSV_META_HEX("memcpy_addr", (uintptr_t)memcpy);
+	CSV_META_NUM("big_size", BIG_SIZE);
 }
 
 /*
@@ -471,12 +376,13 @@ static void header(const struct fdt_info *fdt, const char *mode, int equal)
  */
 static void symbols(void)
 {
-	int i, f;
+	int i;
 
-	for (i = 0; i < NIMPLS; i++)
-		for (f = 0; f < 3; f++)
-			csv("symbol,%s,%s,%s", impls[i].name,
-			    f == 0 ? "memcpy" : f == 1 ? "memmove" : "memset", impls[i].sym[f]);
+	for (i = 0; i < WM_NIMPLS; i++)
+		CSV_IMPL(wm_impls[i].f.name, wm_impls[i].sym[0], wm_impls[i].sym[1],
+			 wm_impls[i].sym[2]);
+	for (i = 0; i < NFNS; i++)
+		CSV_FUNCTION(fn_names[i], fn_titles[i]);
 }
 
 /* ---- the size sweep ------------------------------------------------------------ */
@@ -555,11 +461,11 @@ static void measure_cell(int fn, int k, unsigned char *d, unsigned char *s, size
 			 struct meas *m)
 {
 	if (fn == FN_MEMCPY)
-		measure_cpy(k, impls[k].cpy, d, s, n, sweep_runs(n), m);
+		measure_cpy(k, wm_impls[k].f.cpy, d, s, n, sweep_runs(n), m);
 	else if (fn == FN_MEMSET)
-		measure_set(k, impls[k].set, d, 0xa5, n, sweep_runs(n), m);
+		measure_set(k, wm_impls[k].f.set, d, 0xa5, n, sweep_runs(n), m);
 	else
-		measure_cpy(k, impls[k].move, d, s, n, sweep_runs(n), m);
+		measure_cpy(k, wm_impls[k].f.move, d, s, n, sweep_runs(n), m);
 }
 
 /* One cell's CSV line: kind is "sweep" or (trace mode) "extra". */
@@ -570,17 +476,19 @@ static void cell_csv(const char *kind, int fn, int k, int doff, int soff, size_t
 
 	if (fn != FN_MEMSET)
 		snprintf(src, sizeof(src), "%d", soff);
-	csv("%s,%s,%s,%d,%s,%lu,%d,%lu,%lu,%lu,%lu", kind, fn_names[fn], impls[k].name, doff,
-	    src, (unsigned long)n, sweep_runs(n), m->cyc, m->ins, m->ins_max, m->tim);
+	CSV_CELL(kind, fn_names[fn], wm_impls[k].f.name, doff, src, n, sweep_runs(n), m->cyc,
+		 m->ins, m->ins_max, m->tim);
 }
 
 /* A progress line before a table's measurements (see the top). */
 static void progress(const char *phase, int fn, int doff, int soff)
 {
-	if (fn == FN_MEMSET)
-		csv("progress,%s,%s,%d,", phase, fn_names[fn], doff);
-	else
-		csv("progress,%s,%s,%d,%d", phase, fn_names[fn], doff, soff);
+	char a[8], b[8] = "";
+
+	snprintf(a, sizeof(a), "%d", doff);
+	if (fn != FN_MEMSET)
+		snprintf(b, sizeof(b), "%d", soff);
+	CSV_PROGRESS(phase, fn_names[fn], a, b);
 }
 
 /*
@@ -599,7 +507,7 @@ static void sweep_table(int fn, int doff, int soff)
 
 		if (!quick_cell(fn, doff, soff, n) || !sweep_args(fn, doff, soff, n, &d, &s))
 			continue;	/* backward: dst - src >= n, no overlap possible */
-		for (k = 0; k < NIMPLS; k++) {
+		for (k = 0; k < WM_NIMPLS; k++) {
 			struct meas m;
 
 			measure_cell(fn, k, d, s, n, &m);
@@ -638,7 +546,7 @@ static void trace_extra_cells(void)
 		progress("extra", fn, doff, soff);
 		if (!sweep_args(fn, doff, soff, n, &d, &s))
 			continue;
-		for (k = 0; k < NIMPLS; k++) {
+		for (k = 0; k < WM_NIMPLS; k++) {
 			struct meas m;
 
 			measure_cell(fn, k, d, s, n, &m);
@@ -656,8 +564,7 @@ static void big_csv(const char *fn, int k, int doff, int soff, size_t n,
 
 	if (soff >= 0)
 		snprintf(src, sizeof(src), "%d", soff);
-	csv("big,%s,%s,%d,%s,%lu,%d,%lu,%lu,%lu", fn, impls[k].name, doff, src,
-	    (unsigned long)n, WM_BENCH_BIG_RUNS, m->cyc, m->ins, m->tim);
+	CSV_BIG(fn, wm_impls[k].f.name, doff, src, n, WM_BENCH_BIG_RUNS, m->cyc, m->ins, m->tim);
 }
 
 /* memcpy(dst + i, src + j, 32 MiB - max(i, j)), i, j in 0..7. */
@@ -665,14 +572,16 @@ static void big_memcpy(void)
 {
 	int k, i, j;
 
-	for (k = 0; k < NIMPLS; k++)
+	static const char *const row[8] = { "0", "1", "2", "3", "4", "5", "6", "7" };
+
+	for (k = 0; k < WM_NIMPLS; k++)
 		for (i = 0; i < 8; i++) {
-			csv("progress,big,memcpy,%s,%d", impls[k].name, i);
+			CSV_PROGRESS("big", "memcpy", wm_impls[k].f.name, row[i]);
 			for (j = 0; j < 8; j++) {
 				size_t n = BIG_SIZE - (size_t)(i > j ? i : j);
 				struct meas m;
 
-				measure_cpy(k, impls[k].cpy, buf_b + i, buf_a + j, n,
+				measure_cpy(k, wm_impls[k].f.cpy, buf_b + i, buf_a + j, n,
 					    WM_BENCH_BIG_RUNS, &m);
 				big_csv("memcpy", k, i, j, n, &m);
 			}
@@ -684,12 +593,12 @@ static void big_memset(void)
 {
 	int k, i;
 
-	for (k = 0; k < NIMPLS; k++) {
-		csv("progress,big,memset,%s,", impls[k].name);
+	for (k = 0; k < WM_NIMPLS; k++) {
+		CSV_PROGRESS("big", "memset", wm_impls[k].f.name, "");
 		for (i = 0; i < 8; i++) {
 			struct meas m;
 
-			measure_set(k, impls[k].set, buf_b + i, 0, BIG_SIZE - (size_t)i,
+			measure_set(k, wm_impls[k].f.set, buf_b + i, 0, BIG_SIZE - (size_t)i,
 				    WM_BENCH_BIG_RUNS, &m);
 			big_csv("memset", k, i, -1, BIG_SIZE - (size_t)i, &m);
 		}
@@ -708,15 +617,15 @@ static void big_memmove(void)
 	for (dir = 0; dir < 2; dir++) {
 		const char *fn = fn_names[dir ? FN_MOVE_BWD : FN_MOVE_FWD];
 
-		for (k = 0; k < NIMPLS; k++) {
-			csv("progress,big,%s,%s,", fn, impls[k].name);
+		for (k = 0; k < WM_NIMPLS; k++) {
+			CSV_PROGRESS("big", fn, wm_impls[k].f.name, "");
 			for (p = 0; p < NPAIRS; p++) {
 				int doff = copy_pairs[p].d, soff = copy_pairs[p].s;
 				unsigned char *d = buf_a + (dir ? MOVE_GAP : 0) + doff;
 				unsigned char *s = buf_a + (dir ? 0 : MOVE_GAP) + soff;
 				struct meas m;
 
-				measure_cpy(k, impls[k].move, d, s, n, WM_BENCH_BIG_RUNS, &m);
+				measure_cpy(k, wm_impls[k].f.move, d, s, n, WM_BENCH_BIG_RUNS, &m);
 				big_csv(fn, k, doff, soff, n, &m);
 			}
 		}
@@ -776,7 +685,7 @@ int bench_run(const struct fdt_info *fdt, const char *mode)
 		big_memmove();
 		trap_phase_end("memmove 32 MiB");
 	}
-	csv("done,%s,%lu,%d", mode, points, trap_fail);
-	csv("end,%lu", csv_lines - 1);	/* begin excluded; this line not yet counted */
+	CSV_DONE(mode, points, trap_fail);
+	CSV_END();
 	return trap_fail;
 }

@@ -17,7 +17,7 @@
 #include "firmware.h"
 #include "misalign.h"
 #include "mmu.h"
-#include "refs.h"
+#include "impls.h"
 
 /*
  * Suite hooks: misaligned-trap counts around every group.  A count while
@@ -41,13 +41,8 @@ static unsigned long main_group_end(const char *group, const struct suite_impl *
 
 void fw_main(unsigned long hartid, const void *dtb)
 {
-	static const struct suite_impl impls[] = {
-		{ "wordmerge", memcpy, memmove, memset },
-		{ "picolibc-size", picolibc_size_memcpy, picolibc_size_memmove,
-		  picolibc_size_memset },
-		{ "picolibc-speed", picolibc_speed_memcpy, picolibc_speed_memmove,
-		  picolibc_speed_memset },
-	};
+	struct suite_impl impls[WM_NIMPLS];
+	int i, n = 0;
 	static const struct suite_hooks hooks = { main_group_begin, main_group_end };
 	struct suite_result res = { 0, 0, 0, 0 };
 	struct fdt_info fdt;
@@ -58,11 +53,15 @@ void fw_main(unsigned long hartid, const void *dtb)
 
 	trap_context = suite_current;	/* a trap names the suite's case */
 	mmu_init();	/* guard pages for the suite (firmware/mmu.c) */
-	suite_run(impls, sizeof(impls) / sizeof(impls[0]), pmu ? &hooks : NULL, &res);
+	for (i = 0; i < WM_NIMPLS; i++)
+		if (wm_impls[i].in_suite)
+			impls[n++] = wm_impls[i].f;
+	suite_run(impls, n, pmu ? &hooks : NULL, &res);
 	mmu_off();	/* the benchmark below runs unpaged, as make bench's */
 	/*
-	 * The cycle counts one serial log should carry (issue 9): a short
-	 * benchmark, in the lines make report LOG= reads; the full sweep is
+	 * The cycle counts one serial log should carry, so that a board's
+	 * capture alone answers "how fast": a short benchmark, in the lines
+	 * make report LOG= reads; the full sweep is
 	 * make bench's.  A misaligned access it counts in wordmerge fails the
 	 * run like one in the suite.
 	 */

@@ -542,6 +542,13 @@ void suite_run(const struct suite_impl *impls, int nimpls,
 		printf("SKIP: guard pages: none on this target (no mmap, no MMU set up); the host, qemu-user and image runs have them\n");
 	}
 
+	/* The groups to come, so that a reader can tell a run cut short. */
+	printf("PLAN: %d groups:", (int)(sizeof(suite_groups) / sizeof(suite_groups[0])) * nimpls);
+	for (g = 0; g < sizeof(suite_groups) / sizeof(suite_groups[0]); g++)
+		for (k = 0; k < nimpls; k++)
+			printf(" %s[%s]", suite_groups[g].name, impls[k].name);
+	printf("\n");
+
 	for (g = 0; g < sizeof(suite_groups) / sizeof(suite_groups[0]); g++) {
 		for (k = 0; k < nimpls; k++) {
 			const struct suite_impl *impl = &impls[k];

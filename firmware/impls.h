@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The implementations the image checks and measures, in one table
+ * (impls.c): wordmerge's own (the standard names in this image), picolibc's
+ * from Debian's two builds, taken unchanged at build time and renamed with
+ * objcopy --redefine-sym (tools/extract-refs.sh) so they link beside ours,
+ *   picolibc_size_*:  the default build (libc.a), optimized for size
+ *   picolibc_speed_*: --picolibc-buildtype=release, optimized for speed
+ * and, in the benchmark only, the plain byte loops the 2021 series replaced.
+ * The image prints every name it uses, so no reader keeps a copy.
+ */
+#ifndef WM_IMPLS_H
+#define WM_IMPLS_H
+
+#include <stddef.h>
+
+#include "../tests/suite.h"
+
+struct wm_impl {
+	struct suite_impl f;	/* name and the three functions */
+	const char *sym[3];	/* their symbols: memcpy, memmove, memset */
+	int in_suite;		/* checked by the suite, not only measured */
+};
+
+#define WM_NIMPLS 4
+extern const struct wm_impl wm_impls[WM_NIMPLS];
+
+#endif /* WM_IMPLS_H */

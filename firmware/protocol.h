@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The benchmark's data lines: every CSV: record kind the image prints, with
+ * its fields, in one place.  docs/protocol.md specifies the same records for
+ * readers; tools/wmlog.py reads them against that spec, so a record changed
+ * here and not there fails every test that reads a log.
+ *
+ * proto_csv() prints "CSV:" and the record, counts the lines and keeps a
+ * CRC-32 of them, which CSV_END closes with: a reader can tell a damaged or
+ * truncated capture from a good one.
+ */
+#ifndef WM_PROTOCOL_H
+#define WM_PROTOCOL_H
+
+#define PROTO_FORMAT 3
+
+#define CSV_BEGIN(mode)		proto_csv("begin,wordmerge-bench,%d,%s", PROTO_FORMAT, mode)
+/* key, then a value: a number, or a string in double quotes */
+#define CSV_META_STR(key, s)	proto_csv("meta," key ",\"%s\"", s)
+#define CSV_META_NUM(key, v)	proto_csv("meta," key ",%lu", (unsigned long)(v))
+#define CSV_META_HEX(key, v)	proto_csv("meta," key ",0x%lx", (unsigned long)(v))
+#define CSV_META_PAIR(key, a, b) \
+	proto_csv("meta," key ",%lu,%lu", (unsigned long)(a), (unsigned long)(b))
+/* an implementation measured, and its three functions' symbols */
+#define CSV_IMPL(name, cpy, move, set)	proto_csv("impl,%s,%s,%s,%s", name, cpy, move, set)
+/* a function measured, and what it means */
+#define CSV_FUNCTION(fn, title)	proto_csv("function,%s,\"%s\"", fn, title)
+/* before a table's measurements; a and b as the phase needs (may be empty) */
+#define CSV_PROGRESS(phase, fn, a, b)	proto_csv("progress,%s,%s,%s,%s", phase, fn, a, b)
+/* kind sweep or extra: fn impl dst%8 src%8 (empty: memset) n runs cycles instret instret_max ticks */
+#define CSV_CELL(kind, fn, impl, d, s, n, runs, cyc, ins, insmax, tim)			\
+	proto_csv("%s,%s,%s,%d,%s,%lu,%d,%lu,%lu,%lu,%lu", kind, fn, impl, d, s,	\
+		  (unsigned long)(n), runs, cyc, ins, insmax, tim)
+/* fn impl dst_off src_off (empty: memset) n runs cycles instret ticks */
+#define CSV_BIG(fn, impl, d, s, n, runs, cyc, ins, tim)					\
+	proto_csv("big,%s,%s,%d,%s,%lu,%d,%lu,%lu,%lu", fn, impl, d, s,			\
+		  (unsigned long)(n), runs, cyc, ins, tim)
+#define CSV_DONE(mode, points, failures) \
+	proto_csv("done,%s,%lu,%d", mode, (unsigned long)(points), failures)
+/* the lines between begin and end, and their CRC-32 (see proto_end()) */
+#define CSV_END()		proto_end()
+
+void proto_csv(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void proto_end(void);
+
+#endif /* WM_PROTOCOL_H */

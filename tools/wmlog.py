@@ -1,0 +1,233 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""The one reader of the image's console log, checked line by line against
+the specification in docs/protocol.md (this module reads its two tables, so
+the names of line forms, record kinds and fields live there, not here).
+
+    wmlog.py check LOG     read LOG; a line that breaks the protocol is
+                           exit status 2 with its line number
+    wmlog.py status LOG    print the EXIT: status (exit 2: none)
+
+As a module: read(path) -> Log, or LogError naming the line.  A log may be
+a QEMU log or a board's serial capture: carriage returns, and lines without
+a tag of the protocol (boot messages, noise), are passed over.
+Python standard library only.
+"""
+import csv
+import os
+import re
+import sys
+import zlib
+
+SPEC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs", "protocol.md")
+TAG = re.compile(r"^([A-Z][A-Z-]*): (.*)$")
+TYPES = {"int": r"\d+", "int?": r"\d*", "hex": r"0x[0-9a-fA-F]+", "hex8": r"[0-9a-f]{8}",
+         "name": r"[A-Za-z0-9_.-]+", "text": r".*"}
+
+
+class LogError(Exception):
+    """The log breaks the protocol, or cannot be read."""
+
+
+def _block(text, name):
+    m = re.search(r"```" + name + r"\n(.*?)```", text, re.S)
+    return [l for l in m.group(1).splitlines() if l.strip()]
+
+
+def _spec():
+    with open(SPEC, encoding="utf-8") as f:
+        text = f.read()
+    forms = {}
+    for line in _block(text, "protocol-lines"):
+        tag, form, rx = line.split(None, 2)
+        forms.setdefault(tag, []).append((form, re.compile(rx + r"\s*$")))
+    records = {}
+    for line in _block(text, "protocol-records"):
+        kind, *fields = line.split()
+        records[kind] = [tuple(f.split(":")) for f in fields]
+    return forms, records
+
+
+FORMS, RECORDS = _spec()
+
+
+class Bench:
+    """One benchmark block, CSV:begin to CSV:end."""
+
+    def __init__(self, lineno, rec):
+        self.line, self.mode, self.format = lineno, rec["mode"], int(rec["format"])
+        self.meta, self.impls, self.symbols, self.functions = {}, [], {}, {}
+        self.cells = {"sweep": {}, "extra": {}, "big": {}}
+        self.order = []          # (kind, key) of every cell, in the log's order
+        self.done = self.end = None
+        self.records, self.crc = 0, zlib.crc32(b"")
+
+    def meta_int(self, key):
+        return int(self.meta[key], 0)
+
+    def add(self, kind, rec, where):
+        if kind == "meta":
+            v = rec["value"]
+            self.meta[rec["key"]] = v[0] if len(v) == 1 else v
+        elif kind == "impl":
+            self.impls.append(rec["impl"])
+            for fn in ("memcpy", "memmove", "memset"):
+                self.symbols[(rec["impl"], fn)] = rec[fn]
+        elif kind == "function":
+            self.functions[rec["fn"]] = rec["title"]
+        elif kind in self.cells:
+            if rec["impl"] not in self.impls or rec["fn"] not in self.functions:
+                raise LogError(f"{where}: {rec['fn']}[{rec['impl']}] was not announced "
+                               "by a CSV:impl or CSV:function line")
+            for k in ("dst", "n", "runs", "cycles", "instret", "instret_max", "ticks"):
+                if k in rec:
+                    rec[k] = int(rec[k])
+            rec["src"] = int(rec["src"]) if rec["src"] else None
+            key = (rec["fn"], rec["impl"], rec["dst"], rec["src"], rec["n"])
+            if key in self.cells[kind]:
+                raise LogError(f"{where}: the cell {kind} {key} again")
+            self.cells[kind][key] = rec
+            self.order.append((kind, key))
+        elif kind == "done":
+            self.done = {"mode": rec["mode"], "points": int(rec["points"]),
+                         "failures": int(rec["failures"])}
+
+
+class Log:
+    """A console log, read: see docs/protocol.md for what each field means."""
+
+    def __init__(self, path):
+        self.path = path
+        self.build_id = self.verdict = self.plan = self.summary = self.status = None
+        self.banner, self.pmu, self.groups, self.cases = {}, [], {}, {}
+        self.fails, self.traps, self.benches, self.lines = [], [], [], []
+
+    @property
+    def bench(self):
+        """The last complete benchmark block, or None."""
+        return self.benches[-1] if self.benches else None
+
+    @property
+    def missing(self):
+        """Groups the plan announced that ended with no line."""
+        return [g for g in (self.plan or []) if g not in self.groups]
+
+
+def _fields(kind, raw, where):
+    spec = RECORDS[kind]
+    rest = spec[-1][1].endswith("...")
+    if len(raw) != len(spec) and not (rest and len(raw) >= len(spec)):
+        raise LogError(f"{where}: CSV:{kind} has {len(raw)} fields, the protocol {len(spec)}")
+    rec = {}
+    for i, (name, typ) in enumerate(spec):
+        vals = raw[i:] if typ.endswith("...") else [raw[i]]
+        for v in vals:
+            if not re.fullmatch(TYPES[typ.rstrip(".")], v):
+                raise LogError(f"{where}: CSV:{kind} field {name} is {v!r}, not {typ}")
+        rec[name] = vals if typ.endswith("...") else vals[0]
+    return rec
+
+
+def read(path):
+    try:
+        with open(path, "rb") as f:
+            text = f.read().decode("utf-8", "replace")
+    except OSError as e:
+        raise LogError(f"cannot read {path}: {e.strerror}")
+    log, bench = Log(path), None
+    for n, line in enumerate(text.replace("\r", "").split("\n"), 1):
+        where = f"{path}:{n}"
+        k = line.find("CSV:begin,")
+        if k > 0:
+            line = line[k:]      # noise before the first data line of a capture
+        if line.startswith("CSV:"):
+            raw = next(csv.reader([line[4:]]))
+            kind = raw[0] if raw else ""
+            if kind not in RECORDS:
+                raise LogError(f"{where}: unknown record kind {kind!r}: {line}")
+            rec = _fields(kind, raw[1:], where)
+            if (kind == "begin") != (bench is None):
+                raise LogError(f"{where}: CSV:{kind} " + ("inside a block that has no CSV:end"
+                               if bench else "outside a CSV:begin .. CSV:end block"))
+            if kind == "begin":
+                bench = Bench(n, rec)
+            elif kind == "end":
+                if int(rec["lines"]) != bench.records or rec["crc"] != f"{bench.crc:08x}":
+                    raise LogError(f"{where}: the block from line {bench.line} is damaged: "
+                                   f"{bench.records} records with CRC {bench.crc:08x}, "
+                                   f"CSV:end says {rec['lines']} and {rec['crc']}")
+                log.benches.append(bench)
+                bench = None
+                continue
+            else:
+                bench.add(kind, rec, where)
+                bench.records += 1
+            bench.crc = zlib.crc32((line + "\n").encode(), bench.crc)
+            continue
+        m = TAG.match(line)
+        if not m or m.group(1) not in FORMS:
+            continue
+        tag, rest = m.groups()
+        for form, rx in FORMS[tag]:
+            fm = rx.match(rest)
+            if fm:
+                break
+        else:
+            raise LogError(f"{where}: a {tag}: line of no form the protocol knows: {line}")
+        f = fm.groupdict()
+        log.lines.append((n, tag, form, f))
+        if form == "build_id":
+            log.build_id = f["build_id"]
+        elif tag == "BANNER":
+            log.banner[form] = f
+        elif form == "verdict":
+            log.verdict = f["verdict"]
+        elif form == "phase":
+            log.pmu.append(f)
+        elif form == "plan":
+            log.plan = f["groups"].split()
+            if len(log.plan) != int(f["count"]):
+                raise LogError(f"{where}: PLAN: counts {f['count']} groups, names {len(log.plan)}")
+        elif form in ("group", "case"):
+            if log.plan is not None and f["group"] not in log.plan:
+                raise LogError(f"{where}: group {f['group']} is not in the PLAN: line")
+            if form == "case":
+                log.cases.setdefault(f["group"], []).append(line)
+            else:
+                log.groups[f["group"]] = dict(f, result=tag, line=line)
+        elif tag == "FAIL":
+            log.fails.append(line)
+        elif tag == "TRAP":
+            log.traps.append(line)
+        elif tag == "SUMMARY":
+            log.summary = {k: int(v) for k, v in f.items()}
+        elif tag == "EXIT":
+            log.status = int(f["status"])
+    if bench is not None:
+        raise LogError(f"{path}: truncated: the block from line {bench.line} has no CSV:end "
+                       f"({bench.records} records read)")
+    return log
+
+
+def main(argv):
+    if len(argv) != 3 or argv[1] not in ("check", "status"):
+        sys.exit(__doc__.split("\n\n")[1])
+    try:
+        log = read(argv[2])
+    except LogError as e:
+        print(f"wmlog: error: {e}", file=sys.stderr)
+        return 2
+    if argv[1] == "status":
+        if log.status is None:
+            print(f"wmlog: error: {argv[2]}: no EXIT: line", file=sys.stderr)
+            return 2
+        print(log.status)
+        return 0
+    print(f"wmlog: {argv[2]}: {len(log.lines)} protocol lines, {len(log.groups)} groups"
+          f"{', missing ' + ' '.join(log.missing) if log.missing else ''}, "
+          f"{len(log.benches)} benchmark blocks, status {log.status}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
