@@ -657,7 +657,7 @@ int bench_run(const struct fdt_info *fdt, const char *mode)
 		       (unsigned long long)(need >> 20), (unsigned long)base,
 		       (unsigned long long)fdt->mem_base,
 		       (unsigned long long)(fdt->mem_base + fdt->mem_size));
-		return 1;
+		return STATUS_NO_FDT;
 	}
 	buf_a = (unsigned char *)base;
 	buf_b = buf_a + bufsize + SLACK;

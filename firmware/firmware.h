@@ -51,6 +51,6 @@ extern int (*trap_context)(char *buf, size_t size);
 
 /* Exit statuses besides 0 (pass) and 1 (a check failed). */
 #define STATUS_TRAP	2	/* an unexpected trap */
-#define STATUS_NO_FDT	3	/* no usable device tree */
+#define STATUS_NO_FDT	3	/* an unusable platform: device tree, memory */
 
 #endif /* WM_FIRMWARE_H */

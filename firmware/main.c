@@ -46,7 +46,7 @@ void fw_main(unsigned long hartid, const void *dtb)
 	static const struct suite_hooks hooks = { main_group_begin, main_group_end };
 	struct suite_result res = { 0, 0, 0, 0 };
 	struct fdt_info fdt;
-	int pmu;
+	int pmu, bench, status;
 
 	fw_start(hartid, dtb, &fdt);
 	pmu = misalign_init() != MISALIGN_NO_PMU;
@@ -65,7 +65,9 @@ void fw_main(unsigned long hartid, const void *dtb)
 	 * make bench's.  A misaligned access it counts in wordmerge fails the
 	 * run like one in the suite.
 	 */
-	if (bench_run(&fdt, "quick") && !res.failures)
+	bench = bench_run(&fdt, "quick");
+	if (bench && !res.failures)
 		res.failures = 1, res.failed_groups++;
-	fw_exit(suite_summary(&res));
+	status = suite_summary(&res);
+	fw_exit(bench == STATUS_NO_FDT ? bench : status);
 }

@@ -6,6 +6,7 @@
  * (the top Makefile picks it): firmware/main.c, the suite image;
  * firmware/bench_main.c, the benchmark image (make BENCH=...).
  */
+#include <stdint.h>
 #include <stdio.h>
 
 #include "firmware.h"
@@ -16,6 +17,7 @@
  * descriptor size and type, the name "GNU\0", then the id's bytes.
  */
 extern const unsigned int _build_id_note[], _build_id_note_end[];
+extern char _image_start[], _end[];
 
 static void print_build_id(void)
 {
@@ -78,6 +80,13 @@ void fw_start(unsigned long hartid, const void *dtb, struct fdt_info *fdt)
 	if (!fdt->timebase_hz || !fdt->mem_size) {
 		printf("FAIL: the device tree has no %s\n",
 		       !fdt->timebase_hz ? "/cpus timebase-frequency" : "memory node");
+		fw_exit(STATUS_NO_FDT);
+	}
+	/* The image runs where it was linked: that must be RAM the tree names. */
+	if ((uintptr_t)_image_start < fdt->mem_base ||
+	    (uintptr_t)_end > fdt->mem_base + fdt->mem_size) {
+		printf("FAIL: the image at 0x%lx..0x%lx lies outside the memory the device tree gives\n",
+		       (unsigned long)(uintptr_t)_image_start, (unsigned long)(uintptr_t)_end);
 		fw_exit(STATUS_NO_FDT);
 	}
 #if WM_TRAP_SELFTEST == 1 || WM_TRAP_SELFTEST == 3
