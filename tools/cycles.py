@@ -82,6 +82,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import elf as elfmod  # noqa: E402  (tools/elf.py)
+import wmlog  # noqa: E402  (tools/wmlog.py)
 
 MAGIC = "# wordmerge cycle model v1"
 COLUMNS = "fn,impl,dst,src,n,kind,instructions,u74,u54"
@@ -174,70 +175,24 @@ def plugin_args(elf, harness, marks):
 # ---- the benchmark log ------------------------------------------------------------
 
 def read_log(path):
-    """The trace-mode log: meta and the cells (sweep and extra lines) in order."""
+    """The trace-mode log (tools/wmlog.py): meta and the cells (sweep and
+    extra lines) in the order of the calls."""
     try:
-        with open(path, "rb") as f:
-            text = f.read().decode("utf-8", "replace")
-    except OSError as e:
-        raise Error(f"cannot read the log {path}: {e.strerror}")
-    lines = text.replace("\r", "").split("\n")
-    start = None
-    for i, line in enumerate(lines):
-        k = line.find("CSV:begin,wordmerge-bench,")
-        if k >= 0:
-            start = i
-            lines[i] = line[k:]
-    if start is None:
-        raise Error(f"{path}: not a wordmerge benchmark log (no CSV:begin line)")
-    recs, end = [], None
-    for i in range(start, len(lines)):
-        line = lines[i].rstrip()
-        if not line.startswith("CSV:"):
-            continue
-        f = line[4:].split(",")
-        if f[0] == "end":
-            end = f
-            break
-        recs.append((i + 1, f))
-    if end is None:
-        raise Error(f"{path}: truncated log (no CSV:end line)")
-    if len(end) != 2 or not end[1].isdigit() or int(end[1]) != len(recs) - 1:
-        raise Error(f"{path}: damaged log: CSV:end counts {end[1:]} lines, "
-                    f"{len(recs) - 1} found")
-    begin = recs[0][1]
-    # Format 2 (firmware/bench.c) added a time field to sweep and extra
-    # lines, and progress and done lines (not read here).
-    if len(begin) != 4 or begin[2] not in ("1", "2"):
-        raise Error(f"{path}: unsupported log format {begin[2:3]}")
-    nfields = 10 if begin[2] == "1" else 11
-    if begin[3] != "trace":
-        raise Error(f"{path}: a benchmark log of mode {begin[3]}, not trace "
+        log = wmlog.read(path)
+    except wmlog.LogError as e:
+        raise Error(str(e))
+    b = log.bench
+    if b is None:
+        raise Error(f"{path}: no complete benchmark block (CSV:begin .. CSV:end)")
+    if b.mode != "trace":
+        raise Error(f"{path}: a benchmark log of mode {b.mode}, not trace "
                     f"(the model needs the image built with BENCH=trace)")
-    status = [m.group(1) for m in (re.match(r"EXIT: STATUS=(\d+)", l) for l in lines) if m]
-    if status and status[-1] != "0":
-        raise Error(f"{path}: the image failed (EXIT: STATUS={status[-1]})")
-    meta, cells = {}, []
-    for lineno, f in recs[1:]:
-        try:
-            if f[0] == "meta":
-                meta[f[1]] = ",".join(f[2:]).strip('"')
-            elif f[0] in ("sweep", "extra"):
-                if len(f) != nfields or f[1] not in FNS:
-                    raise ValueError
-                d, n, runs, ins = int(f[3]), int(f[5]), int(f[6]), int(f[8])
-                s = None if f[4] == "" else int(f[4])
-                if (s is None) != (f[1] == "memset") or runs != 1:
-                    raise ValueError
-                cells.append(dict(kind=f[0], fn=f[1], impl=f[2], dst=d, src=s, n=n,
-                                  instret=ins, line=lineno))
-        except (ValueError, IndexError):
-            raise Error(f"{path}:{lineno}: malformed line: CSV:{','.join(f)}")
+    if log.status not in (None, 0):
+        raise Error(f"{path}: the image failed (EXIT: STATUS={log.status})")
+    cells = [dict(b.cells[kind][key], kind=kind) for kind, key in b.order if kind != "big"]
     if not cells:
         raise Error(f"{path}: no CSV:sweep lines")
-    for key in ("cflags", "memcpy_addr"):
-        if key not in meta:
-            raise Error(f"{path}: no CSV:meta,{key} line")
-    return meta, cells
+    return b.meta, cells
 
 
 # ---- the trace --------------------------------------------------------------------
