@@ -98,7 +98,6 @@ MARK = "bench_trace_start"
 # See step 4 of the docstring: 2 x 34 cycles (the U54 model's division),
 # rounded up.
 LINK_LOOKBACK = 72
-FNS = ("memcpy", "memmove_fwd", "memmove_bwd", "memset")
 
 
 class Error(Exception):
