@@ -133,11 +133,12 @@ typedef uint16_t __attribute__((may_alias)) u16;
  * since n never exceeds what is left of it), and the words between two
  * word pointers are WORDS(lo, hi).  Pointer arithmetic proper is kept to
  * offsets below 32 words (loop steps, the odd words).  Where an object can
- * be larger than PTRDIFF_MAX, on 32-bit targets, these compute as integers.  On 64-bit targets no object comes
- * near 2^63 bytes (no address space does: RISC-V's Sv57 and x86-64's 5-level
- * paging have 2^57), so they stay pointer arithmetic there: with integer
- * ends, GCC 12 for rv64 kept extra registers and moves (up to 22 more
- * instructions a call, measured with make cycles-compare).
+ * be larger than PTRDIFF_MAX, on 32-bit targets, these compute as integers.
+ * On 64-bit targets no object comes near 2^63 bytes (no address space does:
+ * RISC-V's Sv57 and x86-64's 5-level paging have 2^57), so they stay
+ * pointer arithmetic there: with integer ends, GCC 12 for rv64 kept extra
+ * registers and moves (up to 22 more instructions a call, measured with
+ * make cycles-compare).
  */
 #if UINTPTR_MAX > 0xffffffffu
 #define END(T, p, n) ((T)((unsigned char *)(p) + (n)))
@@ -239,7 +240,8 @@ static inline void wm_store_tail(unsigned char *d, word x, uintptr_t r)
  * drops the argument a variant does not use).  Shared, in tail position, by
  * the co-aligned and the merging copy.
  */
-WM_NO_LIBCALLS static __attribute__((noinline)) void *wm_tail_fwd(void *dst, unsigned char *d, word x, const unsigned char *s, uintptr_t r)
+WM_NO_LIBCALLS static __attribute__((noinline))
+void *wm_tail_fwd(void *dst, unsigned char *d, word x, const unsigned char *s, uintptr_t r)
 {
 	if (WM_SMALL_CODE) {
 		while (r--)
@@ -272,7 +274,8 @@ static inline void wm_store_head_bwd(unsigned char *e, word x)
  * word-aligned end e; x holds them as its last bytes, and they end at s.
  * Shared by both backward copies.
  */
-WM_NO_LIBCALLS static __attribute__((noinline)) void *wm_tail_bwd(void *dst, unsigned char *e, word x, const unsigned char *s, uintptr_t r)
+WM_NO_LIBCALLS static __attribute__((noinline))
+void *wm_tail_bwd(void *dst, unsigned char *e, word x, const unsigned char *s, uintptr_t r)
 {
 	if (WM_SMALL_CODE) {
 		while (r--)
@@ -339,8 +342,8 @@ static inline void wm_head_bwd(unsigned char *e, const unsigned char *s, uintptr
  * then sixteen per iteration, in two groups of eight, each group all loaded
  * before any of it is stored.
  */
-#define LD(i) word w##i = sw[i];
-#define ST(i) dw[i] = w##i;
+#define LOAD_FWD(i) word w##i = sw[i];
+#define STORE_FWD(i) dw[i] = w##i;
 static inline const word *wm_words_fwd(word *dw, const word *sw, word *dend)
 {
 	word *dblk = dw + (WORDS(dw, dend) & 15);
@@ -356,21 +359,21 @@ static inline const word *wm_words_fwd(word *dw, const word *sw, word *dend)
 	while (dw != dblk)
 		*dw++ = *sw++;
 	while (dw != dend) {
-		{ R8(LD) R8(ST) }
+		{ R8(LOAD_FWD) R8(STORE_FWD) }
 		dw += 8;
 		sw += 8;
-		{ R8(LD) R8(ST) }
+		{ R8(LOAD_FWD) R8(STORE_FWD) }
 		dw += 8;
 		sw += 8;
 	}
 	return sw;
 }
-#undef LD
-#undef ST
+#undef LOAD_FWD
+#undef STORE_FWD
 
 /* Step 2, backward: the same below the word-aligned ends, down to dstop. */
-#define LD(i) word w##i = sw[-1 - (i)];
-#define ST(i) dw[-1 - (i)] = w##i;
+#define LOAD_BWD(i) word w##i = sw[-1 - (i)];
+#define STORE_BWD(i) dw[-1 - (i)] = w##i;
 static inline const word *wm_words_bwd(word *dw, const word *sw, word *dstop)
 {
 	word *dblk = dw - (WORDS(dstop, dw) & 15);
@@ -385,17 +388,17 @@ static inline const word *wm_words_bwd(word *dw, const word *sw, word *dstop)
 	while (dw != dblk)
 		*--dw = *--sw;
 	while (dw != dstop) {
-		{ R8(LD) R8(ST) }
+		{ R8(LOAD_BWD) R8(STORE_BWD) }
 		dw -= 8;
 		sw -= 8;
-		{ R8(LD) R8(ST) }
+		{ R8(LOAD_BWD) R8(STORE_BWD) }
 		dw -= 8;
 		sw -= 8;
 	}
 	return sw;
 }
-#undef LD
-#undef ST
+#undef LOAD_BWD
+#undef STORE_BWD
 
 /*
  * Steps 3 and 4, forward: n >= 1 bytes from s, which is not word-aligned, to
@@ -408,7 +411,7 @@ static inline const word *wm_words_bwd(word *dw, const word *sw, word *dstop)
  * A function of its own, called in tail position, so that only this path
  * saves the registers its loop needs.
  */
-#define MERGE4(lo, w1, w2, w3, w4, i)                 \
+#define MERGE4_FWD(lo, w1, w2, w3, w4, i)             \
 	w1 = sw[(i) + 1];                            \
 	w2 = sw[(i) + 2];                            \
 	w3 = sw[(i) + 3];                            \
@@ -417,7 +420,8 @@ static inline const word *wm_words_bwd(word *dw, const word *sw, word *dstop)
 	dw[(i) + 1] = MERGE(w1, w2, ls, rs);          \
 	dw[(i) + 2] = MERGE(w2, w3, ls, rs);          \
 	dw[(i) + 3] = MERGE(w3, w4, ls, rs);
-WM_NO_LIBCALLS WM_LOOP_POINTERS static __attribute__((noinline)) void *wm_merge_fwd(void *dst, const unsigned char *s, size_t n, unsigned char *d)
+WM_NO_LIBCALLS WM_LOOP_POINTERS static __attribute__((noinline))
+void *wm_merge_fwd(void *dst, const unsigned char *s, size_t n, unsigned char *d)
 {
 	uintptr_t off = (uintptr_t)s & WMASK;
 	const word *sw = (const word *)(s - off);
@@ -441,8 +445,8 @@ WM_NO_LIBCALLS WM_LOOP_POINTERS static __attribute__((noinline)) void *wm_merge_
 		word *dblk = END(word *, d, n & ~(8 * WSIZE - 1));
 
 		while (dw != dblk) {
-			MERGE4(lo, w1, w2, w3, hi, 0)
-			MERGE4(hi, w1, w2, w3, lo, 4)
+			MERGE4_FWD(lo, w1, w2, w3, hi, 0)
+			MERGE4_FWD(hi, w1, w2, w3, lo, 4)
 			dw += 8;
 			sw += 8;
 		}
@@ -477,7 +481,7 @@ WM_NO_LIBCALLS WM_LOOP_POINTERS static __attribute__((noinline)) void *wm_merge_
 	}
 	return wm_tail_fwd(dst, (unsigned char *)dw, lo, (const unsigned char *)sw + off, n);
 }
-#undef MERGE4
+#undef MERGE4_FWD
 
 /*
  * Steps 3 and 4, backward: the n >= 1 bytes below s, which is not
@@ -485,7 +489,7 @@ WM_NO_LIBCALLS WM_LOOP_POINTERS static __attribute__((noinline)) void *wm_merge_
  * image of wm_merge_fwd: the aligned word at s - off holds src's last off
  * bytes, and `hi` carries the last word loaded, going down.
  */
-#define MERGE4(hi, w1, w2, w3, w4, i)                 \
+#define MERGE4_BWD(hi, w1, w2, w3, w4, i)             \
 	w1 = sw[-(i) - 1];                           \
 	w2 = sw[-(i) - 2];                           \
 	w3 = sw[-(i) - 3];                           \
@@ -494,7 +498,8 @@ WM_NO_LIBCALLS WM_LOOP_POINTERS static __attribute__((noinline)) void *wm_merge_
 	dw[-(i) - 2] = MERGE(w2, w1, ls, rs);         \
 	dw[-(i) - 3] = MERGE(w3, w2, ls, rs);         \
 	dw[-(i) - 4] = MERGE(w4, w3, ls, rs);
-WM_NO_LIBCALLS WM_LOOP_POINTERS static __attribute__((noinline)) void *wm_merge_bwd(void *dst, const unsigned char *s, size_t n, unsigned char *e)
+WM_NO_LIBCALLS WM_LOOP_POINTERS static __attribute__((noinline))
+void *wm_merge_bwd(void *dst, const unsigned char *s, size_t n, unsigned char *e)
 {
 	uintptr_t off = (uintptr_t)s & WMASK;
 	const word *sw = (const word *)(s - off);
@@ -517,8 +522,8 @@ WM_NO_LIBCALLS WM_LOOP_POINTERS static __attribute__((noinline)) void *wm_merge_
 		word *dblk = START(word *, e, n & ~(8 * WSIZE - 1));
 
 		while (dw != dblk) {
-			MERGE4(hi, w1, w2, w3, lo, 0)
-			MERGE4(lo, w1, w2, w3, hi, 4)
+			MERGE4_BWD(hi, w1, w2, w3, lo, 0)
+			MERGE4_BWD(lo, w1, w2, w3, hi, 4)
 			dw -= 8;
 			sw -= 8;
 		}
@@ -549,7 +554,7 @@ WM_NO_LIBCALLS WM_LOOP_POINTERS static __attribute__((noinline)) void *wm_merge_
 	}
 	return wm_tail_bwd(dst, (unsigned char *)dw, hi, (const unsigned char *)sw + off, n);
 }
-#undef MERGE4
+#undef MERGE4_BWD
 
 /* ---- the four steps ----------------------------------------------------- */
 
@@ -561,7 +566,8 @@ WM_NO_LIBCALLS WM_LOOP_POINTERS static __attribute__((noinline)) void *wm_merge_
  * noinline, and called in tail position: left to itself GCC splits memcpy
  * and keeps dst in a saved register across the call, which costs every call.
  */
-WM_NO_LIBCALLS WM_LOOP_POINTERS static __attribute__((noinline)) void *wm_copy_fwd(void *dst, const void *src, size_t n)
+WM_NO_LIBCALLS WM_LOOP_POINTERS static __attribute__((noinline))
+void *wm_copy_fwd(void *dst, const void *src, size_t n)
 {
 	unsigned char *d = dst;
 	const unsigned char *s = src;
@@ -593,7 +599,8 @@ WM_NO_LIBCALLS WM_LOOP_POINTERS static __attribute__((noinline)) void *wm_copy_f
  * Backward copy of n >= WSIZE bytes, highest address first: the mirror image
  * of wm_copy_fwd, for memmove when dst > src and the buffers overlap.
  */
-WM_NO_LIBCALLS WM_LOOP_POINTERS static __attribute__((noinline)) void *wm_copy_bwd(void *dst, const void *src, size_t n)
+WM_NO_LIBCALLS WM_LOOP_POINTERS static __attribute__((noinline))
+void *wm_copy_bwd(void *dst, const void *src, size_t n)
 {
 	unsigned char *d = END(unsigned char *, dst, n);
 	const unsigned char *s = END(const unsigned char *, src, n);
@@ -630,7 +637,8 @@ WM_NO_LIBCALLS WM_LOOP_POINTERS static __attribute__((noinline)) void *wm_copy_b
 	((!WM_SMALL_CODE && (((uintptr_t)(d) | (uintptr_t)(s)) & WMASK)) \
 	 ? 2 * WSIZE : WSIZE - 1)
 
-WM_NO_LIBCALLS static __attribute__((noinline)) void *wm_bytes_fwd(void *dst, const void *src, size_t n)
+WM_NO_LIBCALLS static __attribute__((noinline))
+void *wm_bytes_fwd(void *dst, const void *src, size_t n)
 {
 	unsigned char *d = dst;
 	const unsigned char *s = src;
@@ -655,7 +663,8 @@ WM_NO_LIBCALLS static __attribute__((noinline)) void *wm_bytes_fwd(void *dst, co
 	return dst;
 }
 
-WM_NO_LIBCALLS static __attribute__((noinline)) void *wm_bytes_bwd(void *dst, const void *src, size_t n)
+WM_NO_LIBCALLS static __attribute__((noinline))
+void *wm_bytes_bwd(void *dst, const void *src, size_t n)
 {
 	unsigned char *d = (unsigned char *)dst + n;
 	const unsigned char *s = (const unsigned char *)src + n;
@@ -723,27 +732,27 @@ WM_NO_LIBCALLS void *WM_NAME(memset)(void *dst, int c, size_t n)
 		if (WM_SMALL_CODE || n < 4 * WSIZE) {
 			/* one at a time, below */
 		} else if (n >= 32 * WSIZE) {
-#define SET(i) dw[i] = w; dw[(i) + 16] = w;
+#define SET_PAIR(i) dw[i] = w; dw[(i) + 16] = w;
 			if (n & 31 * WSIZE) {
-				R16(SET)
+				R16(SET_PAIR)
 				dw = (word *)((unsigned char *)dw + (n & 31 * WSIZE));
 			}
 			while (dw != dend) {
-				R16(SET)
+				R16(SET_PAIR)
 				dw += 32;
 			}
-#undef SET
+#undef SET_PAIR
 		} else {
-#define SET(i) dw[i] = w;
+#define SET_WORD(i) dw[i] = w;
 			if (n & 3 * WSIZE) {
-				R4(SET)
+				R4(SET_WORD)
 				dw = (word *)((unsigned char *)dw + (n & 3 * WSIZE));
 			}
 			while (dw != dend) {
-				R4(SET)
+				R4(SET_WORD)
 				dw += 4;
 			}
-#undef SET
+#undef SET_WORD
 		}
 		if (dw != dend) {
 			do
