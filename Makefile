@@ -89,8 +89,8 @@ endif
 LOAD_ADDR := $(load_addr_$(PLATFORM))
 # Linux Image header text_offset: the image sits 2 MiB into RAM everywhere.
 TEXT_OFFSET := 0x200000
+# The boot hart's stack (linker/wordmerge.ld): the only hart that runs C.
 STACK_SIZE := 16384
-MAX_HARTS := 8
 
 # --- the image -----------------------------------------------------------------
 CC := $(CROSS_COMPILE)gcc
@@ -113,7 +113,6 @@ IMG := $(IMG_DIR)/wordmerge
 IMG_CFLAGS := $(ARCH_FLAGS) $(OPT) -g -std=gnu11 --specs=picolibc.specs \
 	-Wall -Wextra -Werror -ffreestanding -fno-builtin \
 	-fno-tree-loop-distribute-patterns -ffunction-sections -fdata-sections \
-	-DWM_STACK_SIZE=$(STACK_SIZE) -DWM_MAX_HARTS=$(MAX_HARTS) \
 	-DWM_TEXT_OFFSET=$(TEXT_OFFSET) \
 	-DWM_FORCE_LEGACY_CONSOLE=$(LEGACY_CONSOLE) \
 	-DWM_TRAP_SELFTEST=$(TRAP_SELFTEST) -DWM_PMU_SELFTEST=$(PMU_SELFTEST) \
@@ -121,8 +120,7 @@ IMG_CFLAGS := $(ARCH_FLAGS) $(OPT) -g -std=gnu11 --specs=picolibc.specs \
 	-Ilib -MMD -MP
 IMG_LDFLAGS := $(LINK_ARCH) --specs=picolibc.specs -nostartfiles \
 	-T linker/wordmerge.ld -Wl,--defsym=WM_LOAD_ADDR=$(LOAD_ADDR) \
-	-Wl,--defsym=WM_STACK_SIZE=$(STACK_SIZE) \
-	-Wl,--defsym=WM_MAX_HARTS=$(MAX_HARTS) -Wl,--no-warn-rwx-segments \
+	-Wl,--defsym=WM_STACK_SIZE=$(STACK_SIZE) -Wl,--no-warn-rwx-segments \
 	-Wl,--build-id=sha1
 
 ifeq ($(filter $(LIB_SIZE),fast small),)

@@ -22,7 +22,7 @@ _start:
 	j	entry_boot		/* code0 */
 	.word	0			/* code1 */
 	.dword	WM_TEXT_OFFSET		/* text_offset: from the start of RAM */
-	.dword	_end - _start		/* image_size: all it occupies, BSS and stacks too */
+	.dword	_end - _start		/* image_size: all it occupies, BSS and stack too */
 	.dword	0			/* flags: bit 0 = 0, little-endian */
 	.word	2			/* header version 0.2 */
 	.word	0			/* res1 */
@@ -44,19 +44,10 @@ entry_boot:
 	bnez	t1, entry_lost
 
 	/*
-	 * Per-hart stack, indexed by hart id: [_stack_start + id * SIZE, + SIZE).
-	 * A boot hart whose id has no slot takes slot 0: it won the lottery,
-	 * so no other hart will ever run C on that stack.
+	 * The one stack (linker/wordmerge.ld), whatever the hart id: only the
+	 * lottery's winner runs C; the other harts park without a stack.
 	 */
-	mv	t2, a0
-	li	t0, WM_MAX_HARTS
-	bltu	t2, t0, 1f
-	li	t2, 0
-1:	addi	t0, t2, 1
-	li	t1, WM_STACK_SIZE
-	mul	t0, t0, t1
-	la	sp, _stack_start
-	add	sp, sp, t0
+	la	sp, _stack_end
 
 	/* Clear .tbss and .bss (both 16-byte aligned by the linker script). */
 	la	t0, _bss_start
