@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
  * Guard pages for the correctness suite: Sv39 paging in S-mode with an
- * identity map, so that the image's code, data, stacks and devices stay
- * where they are, and two unmapped 4 KiB pages.  Any access to those is a
- * page fault, which trap.c reports with the case the suite was running
- * (suite_current()) and ends the run with STATUS_TRAP.
+ * identity map, so that the image's code, data, stack and devices stay
+ * where they are (every virtual address is its physical one), and two
+ * unmapped 4 KiB pages.  Any access to those is a page fault, which trap.c
+ * reports with the case the suite was running (suite_current()) and ends
+ * the run with STATUS_TRAP.
  *
  * The map: the root table maps 0..256 GiB with 1 GiB pages, except the GiB
  * that holds .guard, which goes to a table of 2 MiB pages, except the 2 MiB
@@ -13,7 +14,9 @@
  * KiB, 16 KiB aligned: guard page, 8 KiB for the suite, guard page.  All
  * leaves are RWX with A and D set (no A/D update faults), global, and
  * S-mode only.  Devices are reached through the same map: the test
- * finisher (0x100000 on virt) and the UART lie in the first GiB page.
+ * finisher (0x100000 on virt), which ends the run on a trap in the suite,
+ * lies in the first GiB page.  The image never touches the UART itself: its
+ * console is SBI calls (console.c, sbi.c).
  */
 #include <stdint.h>
 #include <stdio.h>

@@ -58,8 +58,11 @@ void sbi_legacy_putchar(int c)
 }
 
 /*
- * The MMU is off: the buffer's address is its physical address.  The upper
- * half goes in a2 on RV32 only; on RV64 a2 must be 0.
+ * DBCN takes the buffer's physical address, and the address we hold is
+ * that: paging is off (bare) except while the suite runs, and then
+ * firmware/mmu.c's Sv39 map is an identity map, where every virtual
+ * address equals its physical one.  The upper half goes in a2 on RV32 only;
+ * on RV64 a2 must be 0.
  */
 struct sbiret sbi_debug_console_write(const char *buf, unsigned long len)
 {
