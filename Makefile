@@ -131,7 +131,9 @@ LIB_CFLAGS_small := -Os -DWM_SMALL_CODE=1
 $(IMG_DIR)/obj/$(LIB_SRC).o: IMG_CFLAGS += $(LIB_CFLAGS_$(LIB_SIZE))
 # The compiler and code generation flags that the benchmark's meta lines
 # name (the image's, and what lib adds; firmware/bench.c).  Every image
-# names them: the default image ends with a short benchmark too (issue 9).
+# names them: the default image ends with a short benchmark too (mode quick,
+# after the suite), so that one serial log carries cycle counts that make
+# report can read.
 IMG_CFLAGS += -DWM_BENCH_CC=\"$(CC)\" \
 	-DWM_BENCH_CFLAGS="\"$(filter-out -D% -I% -M% -W% --specs=%,$(IMG_CFLAGS))\"" \
 	-DWM_BENCH_LIB_CFLAGS="\"$(LIB_CFLAGS_$(LIB_SIZE))\""
@@ -220,7 +222,8 @@ include tools/plugin.mk
 # gcc -m32 needs gcc-12-multilib, not the gcc-multilib metapackage: Debian
 # 12's gcc-multilib conflicts with the cross compilers, gcc-12-multilib does
 # not.  python3-labgrid, lava-*: Debian's, they import only under
-# /usr/bin/python3 (tests/farm.mk); tftpd-hpa: LAVA's tftp deploy takes its
+# /usr/bin/python3, which the farm tests of tests/tests.cfg and
+# farm/lava/run-local.py run; tftpd-hpa: LAVA's tftp deploy takes its
 # folder from /etc/default/tftpd-hpa.
 TEST_DEPS := make python3 gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf \
 	opensbi qemu-system-misc gcc clang libclang-rt-14-dev gcc-12-multilib \
