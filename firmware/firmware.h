@@ -41,7 +41,7 @@ __attribute__((noreturn)) void fw_exit(int status);
 /* The image's entry (main.c or bench_main.c, one per image kind). */
 __attribute__((noreturn)) void fw_main(unsigned long hartid, const void *dtb);
 
-/* trap.c: run an illegal instruction (make TRAP_SELFTEST=1). */
+/* trap.c: run an illegal instruction (make TRAP_SELFTEST=1, 2 or 3; start.c). */
 void trap_selftest(void);
 /*
  * trap.c: what the run was doing, for the trap report: main.c sets it to
