@@ -2,27 +2,22 @@
 # SPDX-License-Identifier: MIT
 """Render a wordmerge log's benchmark block: as text, as a report, or as a check.
 
-  report.py summary LOG [--elf ELF] [--per-call]
-      The tables as text (run-qemu.sh prints them after a run): the run's facts, code size
-      (from ELF), the sweep (a row per call in mode quick or with --per-call), trace mode's
-      extra cells, the 32 MiB phase, the PMU's lines and the closing line.
-  report.py report LOG [--out DIR] [--elf ELF | --elf-guess PATTERN] [--targets FILE]
-                       [--cycles CSV | --cycles-guess CSV...] [--core u74|u54]
-      DIR/report.md and gnuplot PNGs: the same tables, the sweep and the 32 MiB offset
-      matrix drawn, and the targets; with the cycle model's CSV (tools/cycles.py, make
-      cycles) its modeled SiFive U74/U54 cycles beside the counts (a board's log: beside its
-      measured cycles, with the ratio).  LOG.run says how the log was made.  Written to a
-      temporary folder and moved into place at the end: after an error the old report stays.
-  report.py check LOG --targets FILE [--elf ELF] [--cycles CSV]
+  summary LOG [--elf ELF] [--per-call]   the tables as text (run-qemu.sh prints them)
+  report LOG [--out DIR] [--elf ELF | --elf-guess PATTERN] [--targets FILE]
+             [--cycles CSV | --cycles-guess CSV...] [--core u74|u54]
+      DIR/report.md and gnuplot PNGs; with the cycle model's CSV (tools/cycles.py) its
+      modeled SiFive U74/U54 cycles beside the counts (on a board's log, beside its cycles).
+      Made in a temporary folder and moved into place: after an error the old report stays.
+  check LOG --targets FILE [--elf ELF] [--cycles CSV]
       lib's instruction counts (QEMU -icount shift=0), code size and modeled cycles against
-      the targets file: a PASS:/UNMET:/FAIL: line per target and a SUMMARY: line.
+      the targets: a PASS:/UNMET:/FAIL: line each and a SUMMARY: line; exit status 1 if any
+      fails.
 
 tools/wmlog.py reads the log (docs/protocol.md); this renders its last complete benchmark
 block with the implementations, functions and titles the image announces, in its order (the
 first implementation is lib's own).  Exit status 2 with one line saying why: a log that
 breaks the protocol (the line named), a failed run (EXIT: status not 0; summary shows it all
 the same), an ELF or a cycle model of another build, any other input that cannot be used.
-check: exit status 1 when a target FAILs.
 """
 import argparse
 import math
@@ -167,26 +162,22 @@ def elf_build_id(elf):
     return m.group(1) if m else None
 
 
-def run_elf(path, run):
-    """Code sizes from PATH, which must be the image that wrote the log."""
-    theirs = elf_build_id(path) if run.log.build_id else None
-    if theirs != run.log.build_id:
-        raise LogError(f"{path} is not the image that wrote {run.path}: its build id is "
-                       f"{theirs or 'absent'}, the log's {run.log.build_id}")
-    return elf_sizes(path, run.b)
-
-
 def pick_elf(args, run):
-    """--elf must be the log's image; --elf-guess ({mode}: the log's) is used if it is."""
-    if args.elf:
-        return run_elf(args.elf, run)
-    path = (getattr(args, "elf_guess", None) or "").replace("{mode}", run.mode)
-    if path and os.path.exists(path):
-        try:
-            return run_elf(path, run)
-        except LogError as e:
-            print(f"report: note: not using {path}: {e}", file=sys.stderr)
-    return None
+    """Code sizes from --elf, which must be the image that wrote the log (the same build id),
+    or from --elf-guess ({mode}: the log's) if that is."""
+    path = args.elf or (getattr(args, "elf_guess", None) or "").replace("{mode}", run.mode)
+    if not args.elf and not (path and os.path.exists(path)):
+        return None
+    try:
+        theirs = elf_build_id(path) if run.log.build_id else None
+        if run.log.build_id and theirs != run.log.build_id:
+            raise LogError(f"{path} is not the image that wrote {run.path}: its build id is "
+                           f"{theirs or 'absent'}, the log's {run.log.build_id}")
+        return elf_sizes(path, run.b)
+    except LogError as e:
+        if args.elf:
+            raise
+        print(f"report: note: not using {path}: {e}", file=sys.stderr)
 
 
 # ---- the cycle model's CSV (tools/cycles.py) -------------------------------------------
@@ -358,7 +349,7 @@ def cmd_check(args):
     if nondet:
         raise LogError(f"{args.log}: instruction counts differ between runs of one point "
                        f"({len(nondet)} points, e.g. {cell_name(nondet[0])}): not deterministic")
-    sizes = run_elf(args.elf, run) if args.elf else None
+    sizes = pick_elf(args, run)
     targets, other, opt = read_targets(args.targets, run)
     model = None
     if args.cycles:             # refused unless it is the model of this very build
@@ -669,17 +660,16 @@ def model_md(run, model, cores):
          f"{model['shared']} sweep cells that this log also has carry the log's instruction "
          f"counts, so the model is of the build that wrote the log.\n"]
     mimpls = [i for i in run.impls if any(k[1] == i for k in ms)]
-    rows, nmax = [], set()
+    rows = []
     for fn, cls in ((fn, cls) for fn in run.fns for cls in ("al", "mis")):
         sel = [k for k in ms if k[0] == fn and pair_class(k[2], k[3]) == cls]
         if not sel:
             continue
         n = max(k[4] for k in sel)
-        nmax.add(n)
         rows.append([(f"{fn}, dst%8 {'=' if cls == 'al' else '≠'} 0" if sel[0][3] is None else
                       f"{run.title[fn].split(' (')[0]}, "
                       + ("co-aligned" if cls == "al" else "relatively misaligned"))
-                     + ("" if n == 65536 else f", {size_label(n)}")])
+                     + f", {size_label(n)}"])
         for impl in mimpls:
             ks = [k for k in sel if k[1] == impl and k[4] == n]
             w = {c: max(ms[k][c] for k in ks) / n for c in CORES} if ks else None
@@ -688,7 +678,7 @@ def model_md(run, model, cores):
             rows[-1].append(mod if not (board and w) else f"{mod} (not measured)" if meas is None
                             else f"{meas:.3f} / {mod} ("
                             + " / ".join(f"×{meas / w[c]:.2f}" for c in cores) + ")")
-    at = "64 KiB" if nmax == {65536} else "the largest modeled size"
+    at = "the largest modeled size"
     L.append(md_table(f"Steady state at {at}: measured rdcycle / modeled "
                       f"{' / '.join(c.upper() for c in cores)} cycles per byte (measured / "
                       f"modeled), worst pair of each row" if board else
@@ -709,15 +699,12 @@ def model_md(run, model, cores):
             f"names no board known to tools/report.py (`make report ... CORE=u74` picks one)")
             + ". Where the board is slower than its model the difference is what the model "
             "leaves out: caches, instruction fetch, branch prediction.\n")
-    order = {x: i for i, x in enumerate(list(run.title) + run.b.impls)}
-    ex = sorted(model["extra"].items(), key=lambda kv: (
-        order.get(kv[0][0], 0), order.get(kv[0][1], 0), pairs([kv[0]], kv[0][0]), kv[0][4]))
-    if ex:
+    if model["extra"]:          # in the trace's order, which is the image's
         L.append(md_table("Modeled cells outside the sweep (per call [per byte])", [
             "function", "implementation", "dst%8", "src%8", "n", "instructions", "U74 cycles",
             "U54 cycles"], [[*k[:3], "–" if k[3] is None else k[3], k[4], v["ins"]]
-                            + [f"{v[c]} [{v[c] / k[4]:.3f}]" for c in CORES] for k, v in ex],
-            "llrrrrrr"))
+                            + [f"{v[c]} [{v[c] / k[4]:.3f}]" for c in CORES]
+                            for k, v in model["extra"].items()], "llrrrrrr"))
     return L
 
 
@@ -781,10 +768,8 @@ def cmd_report(args):
     targets = None
     if args.targets:
         targets = [eval_target(run, t, sizes, model) for t in read_targets(args.targets, run)[0]]
-    run_info = None
-    if os.path.exists(args.log + ".run"):
-        with open(args.log + ".run") as f:
-            run_info = " ".join(f.read().split()) or None
+    with open(args.log + ".run") if os.path.exists(args.log + ".run") else open(os.devnull) as f:
+        run_info = " ".join(f.read().split())    # how the log was made (make bench)
     out = os.path.abspath(args.out)
     parent = os.path.dirname(out)
     os.makedirs(parent, exist_ok=True)
