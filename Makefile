@@ -221,15 +221,15 @@ include tools/plugin.mk
 # Every Debian package a test needs (tools/deps.sh installs what is missing).
 # gcc -m32 needs gcc-12-multilib, not the gcc-multilib metapackage: Debian
 # 12's gcc-multilib conflicts with the cross compilers, gcc-12-multilib does
-# not.  python3-labgrid, lava-*: Debian's, they import only under
-# /usr/bin/python3 (tests/farm.mk); tftpd-hpa: LAVA's tftp deploy takes its
-# folder from /etc/default/tftpd-hpa.
+# not.  python3-labgrid, python3-pyelftools, lava-*: Debian's, they import
+# only under /usr/bin/python3 (tests/farm.mk, tools/elf.py); tftpd-hpa: LAVA's
+# tftp deploy takes its folder from /etc/default/tftpd-hpa.
 TEST_DEPS := make python3 gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf \
 	opensbi qemu-system-misc gcc clang libclang-rt-14-dev gcc-12-multilib \
 	gcc-s390x-linux-gnu libc6-dev-s390x-cross gcc-powerpc-linux-gnu \
 	libc6-dev-powerpc-cross qemu-user-static device-tree-compiler llvm gnuplot-nox \
 	u-boot-qemu u-boot-tools fdisk dosfstools mtools python3-labgrid lava-common \
-	lava-dispatcher tftpd-hpa
+	lava-dispatcher tftpd-hpa python3-pyelftools
 T ?=
 
 .PHONY: test

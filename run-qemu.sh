@@ -214,7 +214,7 @@ qpid=$!
 # symbolizer fail, cat passes the rest through raw; the status below is
 # read from the log either way.
 tail -n +1 -f --pid="$qpid" "$log" |
-	{ python3 "$top/tools/elf.py" symbolize "$elf" || cat; } &
+	{ /usr/bin/python3 "$top/tools/elf.py" symbolize "$elf" || cat; } &
 tpid=$!
 
 start=$SECONDS timed_out=0 stopped=0
@@ -253,7 +253,7 @@ if [ "$has_finisher" = 1 ] && [ "$stopped" = 0 ] && [ "$qemu_rc" != "$status" ];
 fi
 
 if [ "$check_align" = 1 ]; then
-	python3 "$top/tools/misalign-table.py" "$raw" "$elf" \
+	/usr/bin/python3 "$top/tools/misalign-table.py" "$raw" "$elf" \
 		--require misalign_control --fail-in 'memcpy,memmove,memset,wm_*' ||
 		{ [ "$status" = 0 ] && status=1; }
 fi
@@ -262,7 +262,7 @@ fi
 # benchmark it cannot read (truncated, damaged) fails a run that passed;
 # an image's failure status stays what it is.
 if tr -d '\r' <"$log" | grep -aq 'CSV:begin,wordmerge-bench,'; then
-	python3 "$top/tools/report.py" summary "$log" --elf "$elf" ||
+	/usr/bin/python3 "$top/tools/report.py" summary "$log" --elf "$elf" ||
 		{ echo "run-qemu.sh: error: the benchmark lines are unusable (tools/report.py summary $log)" >&2
 		  [ "$status" = 0 ] && status=1; }
 fi

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 # SPDX-License-Identifier: MIT
 """The cycle model: SiFive U74 and U54 cycles of each benchmark call, from the
 instructions the call executed under QEMU, by LLVM's machine-code analyzer.
@@ -67,7 +67,7 @@ fn as in the log (memcpy, memmove_fwd, memmove_bwd, memset), src empty for
 memset, kind sweep or extra.  Bad input: a message, exit status 1, and no
 CSV (it is written to a temporary file and renamed).
 
-Python 3 standard library only.
+Python 3 standard library, and tools/elf.py (pyelftools) for the ELF.
 """
 
 import argparse
@@ -104,36 +104,30 @@ class Error(Exception):
     """Bad input or a failed check: a message for the user."""
 
 
-# ---- ELF ------------------------------------------------------------------------
+# ---- ELF (tools/elf.py) ------------------------------------------------------------
 
-class Elf:
-    """The functions and code bytes of a RISC-V ELF64 little-endian file,
-    read with tools/elf.py."""
+def open_elf(path):
+    try:
+        return elfmod.Elf(path)
+    except elfmod.ElfError as e:
+        raise Error(str(e))
 
-    def __init__(self, path):
-        self.path = path
-        try:
-            self.elf = elfmod.Elf(path)
-        except elfmod.ElfError as e:
-            raise Error(str(e))
-        if self.elf.bits != 64 or self.elf.endian != "<" or self.elf.machine != 243:
-            raise Error(f"{path} is not a RISC-V 64-bit little-endian ELF")
 
-    def symbol(self, name):
-        """(address, size) of the function NAME."""
-        s = self.elf.symbol(name)
-        if s is None or s.type != elfmod.STT_FUNC:
-            raise Error(f"{self.path} has no function {name}")
-        return s.addr, s.size
+def symbol(elf, name):
+    """(address, size) of the function NAME."""
+    try:
+        f = next((f for f in elf.functions() if f.name == name and f.type == "STT_FUNC"), None)
+    except elfmod.ElfError as e:
+        raise Error(str(e))
+    if f is None:
+        raise Error(f"{elf.path} has no function {name}")
+    return f.addr, f.size
 
-    def read(self, addr, size):
-        """size bytes at addr from an allocated PROGBITS section, or None."""
-        return self.elf.read(addr, size)
 
-    def name(self, pc):
-        """pc as function+offset, for messages."""
-        hit = self.elf.lookup(pc)
-        return f"0x{pc:x} <{hit[0]}+0x{hit[1]:x}>" if hit else f"0x{pc:x}"
+def where(elf, pc):
+    """pc as function+offset, for messages."""
+    name = elf and elf.lookup(pc)
+    return f"0x{pc:x} <{name}>" if name else f"0x{pc:x}"
 
 
 def insn_size(first_halfword):
@@ -144,7 +138,7 @@ def plugin_args(elf, harness, marks):
     """on=, off=, mark= for the trace plugin (see the docstring)."""
     on, off = [], []
     for fn in harness:
-        lo, size = elf.symbol(fn)
+        lo, size = symbol(elf, fn)
         code = elf.read(lo, size)
         if code is None:
             raise Error(f"{elf.path}: no code bytes for {fn}")
@@ -167,7 +161,7 @@ def plugin_args(elf, harness, marks):
     args = ["on=" + ":".join(f"0x{a:x}" for a in on),
             "off=" + ":".join(f"0x{a:x}" for a in off)]
     if marks:
-        args.append("mark=" + ":".join(f"0x{elf.symbol(m)[0]:x}" for m in marks))
+        args.append("mark=" + ":".join(f"0x{symbol(elf, m)[0]:x}" for m in marks))
     return ",".join(args)
 
 
@@ -412,7 +406,7 @@ def disassemble(insns, elf):
             t = [l for l in q.stdout.split("\n") if l.strip() and not l.strip().startswith(".")]
             if q.returncode or q.stderr.strip() or len(t) != 1:
                 raise Error(f"llvm-mc cannot disassemble {insns[pc].raw[::-1].hex()} "
-                            f"at {elf.name(pc)}: {q.stderr.strip()[:200]}")
+                            f"at {where(elf, pc)}: {q.stderr.strip()[:200]}")
         raise Error(f"llvm-mc disassembled {len(texts)} instructions from "
                     f"{len(pcs)}: {p.stderr.strip()[:300]}")
     for pc, t in zip(pcs, texts):
@@ -437,7 +431,7 @@ def roundtrip(pcs, insns, elf):
             text = lines[int(m.group(1)) - 1]
             pc = next((pc for pc in pcs if insns[pc].text == text), None)
             if pc is not None:
-                raise Error(f"the disassembly of {elf.name(pc)} does not assemble: "
+                raise Error(f"the disassembly of {where(elf, pc)} does not assemble: "
                             f"'{text}': {p.stderr.strip().splitlines()[0]}")
         raise Error(f"llvm-mc cannot assemble its own disassembly: {p.stderr.strip()[:300]}")
     enc = re.findall(r"# encoding: \[([^\]]*)\]", p.stdout)
@@ -447,10 +441,10 @@ def roundtrip(pcs, insns, elf):
         try:
             got = bytes(int(x, 16) for x in e.split(","))
         except ValueError:      # a fixup: the text names a symbol
-            raise Error(f"the disassembly of {elf.name(pc)}, '{insns[pc].text}', "
+            raise Error(f"the disassembly of {where(elf, pc)}, '{insns[pc].text}', "
                         f"assembles to an unresolved encoding [{e}]")
         if got != insns[pc].raw:
-            raise Error(f"round trip failed at {elf.name(pc)}: bytes "
+            raise Error(f"round trip failed at {where(elf, pc)}: bytes "
                         f"{insns[pc].raw.hex(' ')} disassemble to '{insns[pc].text}', "
                         f"which assembles to {got.hex(' ')}")
 
@@ -496,7 +490,7 @@ class Seq:
 def cells_from_trace(windows, first, cells, insns, elf, harness):
     """Pair the windows after the mark with the log's cells, strip the
     harness, check each count against the log's instret figure."""
-    ranges = [(lo, lo + sz) for lo, sz in (elf.symbol(f) for f in harness)]
+    ranges = [(lo, lo + sz) for lo, sz in (symbol(elf, f) for f in harness)]
     if first is None:
         raise Error("the trace has no mark: not a trace of a BENCH=trace image run "
                     "with mark=bench_trace_start?")
@@ -512,7 +506,7 @@ def cells_from_trace(windows, first, cells, insns, elf, harness):
             out = []
             for _ in range(n):
                 if pc not in insns:
-                    raise Error(f"the trace has no bytes for {elf.name(pc)}")
+                    raise Error(f"the trace has no bytes for {where(elf, pc)}")
                 if not any(lo <= pc < hi for lo, hi in ranges):
                     out.append(pc)
                 pc += len(insns[pc])
@@ -551,15 +545,15 @@ def check_links(seq, info, elf):
         if j + 1 < len(flat):
             nxt = info[flat[j + 1]]
             if r in nxt.reads and not nxt.ctl:
-                raise Error(f"{elf.name(pc)} links to {REGS[r]}, which the next "
-                            f"instruction ({elf.name(nxt.pc)}) reads: the jump cannot "
+                raise Error(f"{where(elf, pc)} links to {REGS[r]}, which the next "
+                            f"instruction ({where(elf, nxt.pc)}) reads: the jump cannot "
                             f"be modeled exactly without its link (tools/cycles.py, "
                             f"step 4)")
         for k in range(max(0, j - LINK_LOOKBACK), j):
             # Jumps write nothing as modeled (c.j, c.jr).
             if r in info[flat[k]].writes and not info[flat[k]].jump:
-                raise Error(f"{elf.name(pc)} links to {REGS[r]}, which "
-                            f"{elf.name(flat[k])} wrote {j - k} instructions "
+                raise Error(f"{where(elf, pc)} links to {REGS[r]}, which "
+                            f"{where(elf, flat[k])} wrote {j - k} instructions "
                             f"before: the jump cannot be modeled exactly without "
                             f"its link (tools/cycles.py, step 4)")
 
@@ -690,7 +684,7 @@ def prepare(insns_raw, pcs_used, elf):
     for pc in pcs_used:
         want = elf.read(pc, len(insns_raw[pc])) if elf else None
         if elf and want != insns_raw[pc]:
-            raise Error(f"the trace's bytes at {elf.name(pc)} "
+            raise Error(f"the trace's bytes at {where(elf, pc)} "
                         f"({insns_raw[pc].hex(' ')}) are not the ELF's "
                         f"({want.hex(' ') if want else 'none'}): the trace is "
                         f"of another image")
@@ -735,9 +729,9 @@ def write_atomic(path, text):
 
 
 def cmd_model(a):
-    elf = Elf(a.elf)
+    elf = open_elf(a.elf)
     meta, cells = read_log(a.log)
-    memcpy_addr = elf.symbol("memcpy")[0]
+    memcpy_addr = symbol(elf, "memcpy")[0]
     if meta["memcpy_addr"] != f"0x{memcpy_addr:x}":
         raise Error(f"{a.log} was written by another image than {a.elf} (memcpy "
                     f"at {meta['memcpy_addr']} in the log, 0x{memcpy_addr:x} in the ELF)")
@@ -852,7 +846,7 @@ def cmd_compare(a):
 
 
 def cmd_plugin_args(a):
-    print(plugin_args(Elf(a.elf), a.harness.split(","), a.mark))
+    print(plugin_args(open_elf(a.elf), a.harness.split(","), a.mark))
 
 
 def default_jobs():

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 # SPDX-License-Identifier: MIT
 """The cycle model's selftest (tests/cycles.mk: cycles-selftest).
 
@@ -91,7 +91,7 @@ def main():
     a = ap.parse_args()
     t = Checks()
 
-    elf = cycles.Elf(a.elf)
+    elf = cycles.open_elf(a.elf)
     windows, first, raw = cycles.read_trace(a.trace)
     names = [f"{n}_{k}" for n in COUNT for k in (K_SHORT, K_LONG)] + ["bad_link"]
     want = [COUNT[n.rsplit("_", 1)[0]](int(n.rsplit("_", 1)[1])) for n in names[:-1]] + [5]
