@@ -26,7 +26,10 @@ How a cell becomes cycles (model):
     exactly the log's instret figure for the cell, or the trace is not of
     that run: an error.
  3. Every distinct instruction is disassembled by llvm-mc (compressed ones
-    come out in their expanded spelling) and the text is proven exact: it is
+    come out in their expanded spelling, every register named, so the
+    registers it reads and writes and how it jumps are read off the text;
+    llvm-mc with RV64IMAC's extensions only refuses any other instruction,
+    which the model would not know either) and the text is proven exact: it is
     assembled again, 2-byte originals with the C extension on and 4-byte
     ones with it off (else the assembler would compress them), and the bytes
     must equal the original's.  Branch offsets are still numeric then; only
@@ -89,6 +92,7 @@ COLUMNS = "fn,impl,dst,src,n,kind,instructions,u74,u54"
 CORES = (("u74", "sifive-u74"), ("u54", "sifive-u54"))
 TRACE_MAGIC = "# trace-plugin v1 "
 LLVM_MC = "llvm-mc"
+LLVM_OBJDUMP = "llvm-objdump"
 LLVM_MCA = "llvm-mca"
 MC_ARGS = ["-triple=riscv64", "-mattr=+m,+a,+c"]
 MCA_ARGS = ["-mtriple=riscv64", "-iterations=1", "-instruction-info=0",
@@ -130,32 +134,19 @@ def where(elf, pc):
     return f"0x{pc:x} <{name}>" if name else f"0x{pc:x}"
 
 
-def insn_size(first_halfword):
-    return 4 if first_halfword & 3 == 3 else 2
-
-
 def plugin_args(elf, harness, marks):
     """on=, off=, mark= for the trace plugin (see the docstring)."""
     on, off = [], []
     for fn in harness:
         lo, size = symbol(elf, fn)
-        code = elf.read(lo, size)
-        if code is None:
-            raise Error(f"{elf.path}: no code bytes for {fn}")
-        reads = []
-        o = 0
-        while o + 2 <= size:
-            h, = struct.unpack_from("<H", code, o)
-            n = insn_size(h)
-            if n == 4 and o + 4 <= size:
-                w, = struct.unpack_from("<I", code, o)
-                # csrrs rd, instret (0xc02), x0: csrr rd, instret
-                if w & 0xfffff07f == 0xc0202073:
-                    reads.append(lo + o)
-            o += n
-        if len(reads) != 2:
+        # llvm-objdump spells `csrrs rd, instret, x0` (csrr rd, instret) so.
+        p = run_tool([LLVM_OBJDUMP, "-d", "--no-show-raw-insn", f"--start-address=0x{lo:x}",
+                      f"--stop-address=0x{lo + size:x}", elf.path], None)
+        reads = [int(m.group(1), 16) for m in re.finditer(r"^\s*([0-9a-f]+):\s+rdinstret\s", p.stdout, re.M)]
+        if p.returncode or len(reads) != 2:
             raise Error(f"{elf.path}: {fn} has {len(reads)} `csrr rd, instret` "
-                        f"instructions, not 2 (one before the call, one after)")
+                        f"instructions, not 2 (one before the call, one after)"
+                        f"{': ' + p.stderr.strip()[:200] if p.returncode else ''}")
         on.append(reads[0])
         off.append(reads[1])
     args = ["on=" + ":".join(f"0x{a:x}" for a in on),
@@ -256,7 +247,7 @@ def read_trace(path):
     return windows, first_marked, insns
 
 
-# ---- RISC-V instruction analysis (RV64IMAC, Zicsr, Zifencei) -----------------------
+# ---- what the conversion needs of an instruction, from llvm-mc's text -------------
 
 REGS = ["zero", "ra", "sp", "gp", "tp", "t0", "t1", "t2", "s0", "s1"] + \
     [f"a{i}" for i in range(8)] + [f"s{i}" for i in range(2, 12)] + \
@@ -272,109 +263,32 @@ class Insn:
                  "link", "jalr_rs1", "text")
 
 
-def decode(pc, raw):
-    """An Insn from the bytes, or Error if the instruction is not one of
-    RV64IMAC's (the model would not know it either)."""
+# Mnemonics whose first register operand is read, not written (llvm-mc's
+# spelling; every b... is a branch).
+NO_DEST = ("sb", "sh", "sw", "sd", "jr", "sfence.vma")
+
+
+def analyse(pc, raw, text):
+    """An Insn from llvm-mc's text of raw (compressed instructions come out
+    expanded, so every register is named): a register written is the first
+    operand, those read the others; jal and jalr write their link (ra when
+    not named), jalr, jr and ret read their source (ret: ra)."""
     i = Insn()
-    i.pc, i.raw, i.size = pc, raw, len(raw)
-    i.ctl = i.jump = i.pcrel = False
-    i.link = 0
-    i.jalr_rs1 = None
-    reads, writes = (), ()
-    bad = False
-    if len(raw) == 4:
-        w, = struct.unpack("<I", raw)
-        op, rd, f3 = w & 0x7f, (w >> 7) & 31, (w >> 12) & 7
-        rs1, rs2 = (w >> 15) & 31, (w >> 20) & 31
-        if op in (0x37, 0x17):                      # lui, auipc
-            writes = (rd,)
-        elif op == 0x6f:                            # jal
-            writes, i.jump, i.pcrel, i.link = (rd,), True, True, rd
-        elif op == 0x67 and f3 == 0:                # jalr
-            writes, reads, i.jump, i.link = (rd,), (rs1,), True, rd
-            i.jalr_rs1 = rs1
-        elif op == 0x63 and f3 not in (2, 3):       # branches
-            reads, i.ctl, i.pcrel = (rs1, rs2), True, True
-        elif op == 0x03 and f3 != 7:                # loads
-            writes, reads = (rd,), (rs1,)
-        elif op == 0x23 and f3 < 4:                 # stores
-            reads = (rs1, rs2)
-        elif op in (0x13, 0x1b):                    # op-imm(-32)
-            writes, reads = (rd,), (rs1,)
-        elif op in (0x33, 0x3b):                    # op(-32), M extension
-            writes, reads = (rd,), (rs1, rs2)
-        elif op == 0x2f and f3 in (2, 3):           # A extension
-            writes, reads = (rd,), (rs1, rs2)
-        elif op == 0x0f:                            # fence, fence.i
-            pass
-        elif op == 0x73:                            # system, Zicsr
-            if f3 in (1, 2, 3):
-                writes, reads = (rd,), (rs1,)
-            elif f3 in (5, 6, 7):
-                writes = (rd,)
-        else:
-            bad = True
-    elif len(raw) == 2:
-        h, = struct.unpack("<H", raw)
-        q, f3 = h & 3, h >> 13
-        rd, rs2 = (h >> 7) & 31, (h >> 2) & 31
-        rdp, rs1p = 8 + ((h >> 2) & 7), 8 + ((h >> 7) & 7)
-        b12 = (h >> 12) & 1
-        if h == 0:
-            bad = True
-        elif q == 0:
-            if f3 == 0:                             # c.addi4spn
-                writes, reads = (rdp,), (2,)
-            elif f3 in (2, 3):                      # c.lw, c.ld
-                writes, reads = (rdp,), (rs1p,)
-            elif f3 in (6, 7):                      # c.sw, c.sd
-                reads = (rs1p, rdp)
-            else:
-                bad = True                          # FP, reserved
-        elif q == 1:
-            if f3 in (0, 1):                        # c.addi (c.nop), c.addiw
-                writes, reads = (rd,), (rd,)
-            elif f3 == 2:                           # c.li
-                writes = (rd,)
-            elif f3 == 3:                           # c.addi16sp, c.lui
-                writes, reads = (rd,), ((2,) if rd == 2 else ())
-            elif f3 == 4:
-                if (h >> 10) & 3 != 3:             # c.srli, c.srai, c.andi
-                    writes, reads = (rs1p,), (rs1p,)
-                else:                               # c.sub ... c.addw
-                    writes, reads = (rs1p,), (rs1p, rdp)
-            elif f3 == 5:                           # c.j
-                i.jump = i.pcrel = True
-            else:                                   # c.beqz, c.bnez
-                reads, i.ctl, i.pcrel = (rs1p,), True, True
-        elif q == 2:
-            if f3 == 0:                             # c.slli
-                writes, reads = (rd,), (rd,)
-            elif f3 in (2, 3):                      # c.lwsp, c.ldsp
-                writes, reads = (rd,), (2,)
-            elif f3 == 4 and not b12 and rs2 == 0:  # c.jr
-                reads, i.jump, i.jalr_rs1 = (rd,), True, rd
-            elif f3 == 4 and not b12:               # c.mv
-                writes, reads = (rd,), (rs2,)
-            elif f3 == 4 and rd == 0 and rs2 == 0:  # c.ebreak
-                pass
-            elif f3 == 4 and rs2 == 0:              # c.jalr
-                writes, reads, i.jump, i.link = (1,), (rd,), True, 1
-                i.jalr_rs1 = rd
-            elif f3 == 4:                           # c.add
-                writes, reads = (rd,), (rd, rs2)
-            elif f3 in (6, 7):                      # c.swsp, c.sdsp
-                reads = (2, rs2)
-            else:
-                bad = True                          # FP
-        else:
-            bad = True
+    i.pc, i.raw, i.size, i.text = pc, raw, len(raw), text
+    mn, _, rest = text.partition(" ")
+    ops = [o.strip() for o in rest.split(",")] if rest else []
+    regs = [REGS.index(r) for o in ops for r in re.findall(r"[a-z][a-z0-9]*", o) if r in REGS]
+    branch = mn.startswith("b")
+    i.jump = mn in ("j", "jal", "jr", "jalr", "ret")
+    i.ctl, i.pcrel = i.jump or branch, branch or mn in ("j", "jal")
+    i.link = (regs[0] if len(ops) == 2 else 1) if mn in ("jal", "jalr") else 0
+    i.jalr_rs1 = (regs[-1] if regs else 1) if mn in ("jalr", "jr", "ret") else None
+    if i.jump:
+        writes, reads = [i.link], [] if i.jalr_rs1 is None else [i.jalr_rs1]
+    elif ops and ops[0] in REGS and not branch and mn not in NO_DEST:
+        writes, reads = regs[:1], regs[1:]
     else:
-        bad = True
-    if bad:
-        raise Error(f"instruction {raw[::-1].hex()} at 0x{pc:x} is not RV64IMAC "
-                    f"(the model cannot take it)")
-    i.ctl = i.ctl or i.jump
+        writes, reads = [], regs
     i.reads = frozenset(r for r in reads if r)
     i.writes = frozenset(r for r in writes if r)
     return i
@@ -390,28 +304,26 @@ def run_tool(args, stdin):
     return p
 
 
-def disassemble(insns, elf):
-    """Text for each pc of insns (pc -> Insn), in llvm-mc's spelling; every
-    text is assembled again and must give back the original bytes."""
-    pcs = sorted(insns)
-    src = "\n".join(" ".join(f"0x{b:02x}" for b in insns[pc].raw) for pc in pcs) + "\n"
+def disassemble(raw, elf):
+    """{pc: text} for raw ({pc: bytes}), in llvm-mc's spelling.  With only
+    RV64IMAC's extensions on, llvm-mc refuses what the model cannot take."""
+    pcs = sorted(raw)
+    src = "\n".join(" ".join(f"0x{b:02x}" for b in raw[pc]) for pc in pcs) + "\n"
     p = run_tool([LLVM_MC, "--disassemble"] + MC_ARGS, src)
     texts = [l.strip() for l in p.stdout.split("\n")
              if l.strip() and not l.strip().startswith(".")]
     if p.returncode or "warning" in p.stderr or len(texts) != len(pcs):
         # One at a time, to name the instruction that does not decode.
         for pc in pcs:
-            one = " ".join(f"0x{b:02x}" for b in insns[pc].raw) + "\n"
+            one = " ".join(f"0x{b:02x}" for b in raw[pc]) + "\n"
             q = run_tool([LLVM_MC, "--disassemble"] + MC_ARGS, one)
             t = [l for l in q.stdout.split("\n") if l.strip() and not l.strip().startswith(".")]
             if q.returncode or q.stderr.strip() or len(t) != 1:
-                raise Error(f"llvm-mc cannot disassemble {insns[pc].raw[::-1].hex()} "
+                raise Error(f"llvm-mc cannot disassemble {raw[pc][::-1].hex()} "
                             f"at {where(elf, pc)}: {q.stderr.strip()[:200]}")
         raise Error(f"llvm-mc disassembled {len(texts)} instructions from "
                     f"{len(pcs)}: {p.stderr.strip()[:300]}")
-    for pc, t in zip(pcs, texts):
-        insns[pc].text = re.sub(r"\s+", " ", t.split("#")[0]).strip()
-    roundtrip(pcs, insns, elf)
+    return {pc: re.sub(r"\s+", " ", t.split("#")[0]).strip() for pc, t in zip(pcs, texts)}
 
 
 def roundtrip(pcs, insns, elf):
@@ -679,7 +591,7 @@ class Model:
 # ---- the model of a log ------------------------------------------------------------
 
 def prepare(insns_raw, pcs_used, elf):
-    """Decode, disassemble and prove every pc in pcs_used; the lines for
+    """Disassemble, prove and analyse every pc in pcs_used; the lines for
     llvm-mca and whether each is compressed."""
     for pc in pcs_used:
         want = elf.read(pc, len(insns_raw[pc])) if elf else None
@@ -688,8 +600,9 @@ def prepare(insns_raw, pcs_used, elf):
                         f"({insns_raw[pc].hex(' ')}) are not the ELF's "
                         f"({want.hex(' ') if want else 'none'}): the trace is "
                         f"of another image")
-    info = {pc: decode(pc, insns_raw[pc]) for pc in pcs_used}
-    disassemble(info, elf)
+    texts = disassemble({pc: insns_raw[pc] for pc in pcs_used}, elf)
+    info = {pc: analyse(pc, insns_raw[pc], texts[pc]) for pc in pcs_used}
+    roundtrip(sorted(info), info, elf)
     lines = {pc: mca_line(i) for pc, i in info.items()}
     # The C extension on where the original is compressed and for c.j/c.jr.
     rvc = {pc: i.size == 2 or i.jump for pc, i in info.items()}

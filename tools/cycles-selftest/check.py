@@ -141,8 +141,7 @@ def main():
     pc = next(pc for pc, i in sorted(info.items())
               if i.size == 4 and i.text == "li t1, 2")
     bad = {p: i for p, i in info.items()}
-    wrong = cycles.decode(pc, raw[pc])
-    wrong.text = "li t1, 3"
+    wrong = cycles.analyse(pc, raw[pc], "li t1, 3")
     bad[pc] = wrong
     t.refused(lambda: cycles.roundtrip(sorted(bad), bad, elf), f"0x{pc:x}",
               "a disassembly that does not give back the bytes is refused, naming the pc")
