@@ -1,16 +1,14 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: MIT
-"""ELF facts for the tools, from pyelftools (Debian's python3-pyelftools
-imports only under /usr/bin/python3); ElfError: no readable ELF, or stripped
-where names are needed.  Commands (bad usage, other errors: exit 2):
+"""ELF facts from pyelftools (Debian's, it imports only under /usr/bin/python3).
+ElfError: no readable ELF, or a stripped one where names are needed.
   symbolize ELF [LOG]   copy LOG (or stdin) a line at a time, naming the code
       addresses of "TRAP: " lines " <sym+0xoff>" (" <?>": sepc=, ra= in none);
-      after a "BANNER: build-id" that is not ELF's: an error, no more names,
-      exit 2
+      exit 2 after a "BANNER: build-id" that is not ELF's (no more names)
   check ELF --load-addr ADDR   exit 1, one line on stderr, unless ELF is a whole
       RISC-V 64-bit little-endian ELF entered and loaded at ADDR
   functions ELF         "0xADDR SIZE NAME [FILE]" of every function
-"""
+Bad usage, other errors: exit 2."""
 
 import bisect
 import collections
@@ -35,7 +33,8 @@ class Elf:
             self.f = open(path, "rb")
             self.elf = ELFFile(self.f)
         except Exception as e:          # OSError, pyelftools' own and its parser's
-            raise ElfError(f"cannot read {path} as an ELF file ({getattr(e, 'strerror', None) or e})")
+            why = getattr(e, "strerror", None) or e
+            raise ElfError(f"cannot read {path} as an ELF file ({why})")
         self.entry = self.elf.header.e_entry
 
     def loads(self):
@@ -96,19 +95,14 @@ class Elf:
         for e in dw.get_aranges().entries if dw.get_aranges() else ():
             aranges[e.info_offset].append((e.begin_addr, e.begin_addr + e.length))
         for cu in dw.iter_CUs():
-            top = cu.get_top_DIE()
-            a, spans = top.attributes, aranges[cu.cu_offset]
-            base = a["DW_AT_low_pc"].value if "DW_AT_low_pc" in a else 0
-            if not spans and "DW_AT_ranges" in a:
-                for r in dw.range_lists().get_range_list_at_offset(a["DW_AT_ranges"].value, cu=cu):
-                    if hasattr(r, "base_address"):
-                        base = r.base_address
-                    else:
-                        off = 0 if r.is_absolute else base
-                        spans.append((off + r.begin_offset, off + r.end_offset))
+            top, spans = cu.get_top_DIE(), aranges[cu.cu_offset]
+            a = top.attributes
+            if not spans and "DW_AT_ranges" in a:   # clang's: absolute, one a section
+                rl = dw.range_lists().get_range_list_at_offset(a["DW_AT_ranges"].value, cu=cu)
+                spans = [(r.begin_offset, r.end_offset) for r in rl if getattr(r, "is_absolute", 0)]
             elif not spans and "DW_AT_high_pc" in a:
-                hi = a["DW_AT_high_pc"]
-                spans.append((base, hi.value + (0 if hi.form.startswith("DW_FORM_addr") else base)))
+                lo, hi = a["DW_AT_low_pc"].value, a["DW_AT_high_pc"]
+                spans = [(lo, hi.value + (0 if hi.form.startswith("DW_FORM_addr") else lo))]
             # GCC leaves a range at 0 for code that the link dropped.
             out += [(lo, hi, top.get_full_path()) for lo, hi in spans if lo]
         return sorted(out)
@@ -135,12 +129,14 @@ def check(path, load_addr):
     loads = [p.header for p in e.iter_segments() if p.header.p_type == "PT_LOAD"]
     low = min((p.p_paddr for p in loads), default=0)
     if e.elfclass != 64 or not e.little_endian or h.e_machine != "EM_RISCV":
-        raise ElfError(f"{path} is not a RISC-V 64-bit little-endian ELF ({e.elfclass}-bit {h.e_machine})")
+        raise ElfError(f"{path} is not a RISC-V 64-bit little-endian ELF "
+                       f"({e.elfclass}-bit {h.e_machine})")
     if any(p.p_offset + p.p_filesz > size for p in loads):
-        raise ElfError(f"{path} is truncated: its PT_LOAD bytes go past the end of the file ({size} bytes)")
+        raise ElfError(f"{path} is truncated: its PT_LOAD bytes go past the end of the file "
+                       f"({size} bytes)")
     if h.e_entry != load_addr or low != load_addr:
-        raise ElfError(f"{path} is linked for another platform: entry 0x{h.e_entry:x}, lowest PT_LOAD "
-                       f"0x{low:x}, not this one's load address 0x{load_addr:x}")
+        raise ElfError(f"{path} is linked for another platform: entry 0x{h.e_entry:x}, lowest "
+                       f"PT_LOAD 0x{low:x}, not this one's load address 0x{load_addr:x}")
 
 
 HEX = re.compile(rb"(?<![0-9A-Za-z_])0x([0-9a-fA-F]+)(?![0-9A-Za-z_])(?! <)")
@@ -199,7 +195,7 @@ def main(argv):
         return 0
     except (ElfError, ValueError) as e:     # ValueError: ADDR
         print(f"elf.py: error: {e}", file=sys.stderr)
-        return 1 if cmd == "check" else 2
+        return 1 if cmd == "check" and isinstance(e, ElfError) else 2
     except OSError as e:
         print(f"elf.py: error: cannot read {e.filename}: {e.strerror}", file=sys.stderr)
     return 2
