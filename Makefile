@@ -15,6 +15,7 @@
 #   V=1                   print every command
 #   LEGACY_CONSOLE=1      force the legacy SBI putchar console
 #   LIB_SRC=FILE          lib source to link (default lib/wordmerge.c)
+#   LIB_CC=clang          build lib's object with clang, the rest with GCC
 #   FAULT=NAME            with a deliberate fault of tests/faults.txt
 #   TRAP_SELFTEST=1       the image traps on purpose after the banner
 #                         (=2: before it reads the device tree; =3: and the
@@ -51,6 +52,7 @@ LIB_SRC := $(FAULT_SRC)
 endif
 endif
 LIB_SIZE ?= fast
+LIB_CC ?= gcc
 TRAP_SELFTEST ?= 0
 PMU_SELFTEST ?= 0
 BENCH ?=
@@ -129,6 +131,17 @@ endif
 # Only lib's object: the rest of the image keeps $(OPT).
 LIB_CFLAGS_small := -Os -DWM_SMALL_CODE=1
 $(IMG_DIR)/obj/$(LIB_SRC).o: IMG_CFLAGS += $(LIB_CFLAGS_$(LIB_SIZE))
+# LIB_CC=clang: lib's object from clang, for the DWARF 5 it writes (the
+# tools must still find lib's functions in it).  clang 14 takes no zicsr in
+# -march (lib needs none), nor GCC's --specs, -mstrict-align (strict is
+# its RISC-V default) or -fno-tree-loop-distribute-patterns.
+ifeq ($(filter $(LIB_CC),gcc clang),)
+$(error unknown LIB_CC=$(LIB_CC); known: gcc clang)
+endif
+ifeq ($(LIB_CC),clang)
+$(IMG_DIR)/obj/$(LIB_SRC).o: CC = clang --target=riscv64-unknown-elf -march=rv64imac -isystem $(PICOLIBC_INC)
+$(IMG_DIR)/obj/$(LIB_SRC).o: NOT_CLANG := -march=% -mstrict-align --specs=% -fno-tree-loop-distribute-patterns
+endif
 # The compiler and code generation flags that the benchmark's meta lines
 # name (the image's, and what lib adds; firmware/bench.c).  Every image
 # names them: the default image ends with a short benchmark too (mode quick,
@@ -167,8 +180,8 @@ all: $(IMG).elf $(IMG).bin $(IMG).dis
 # The flags are part of what an object depends on.
 $(IMG_DIR)/flags: FORCE
 	@mkdir -p $(@D)
-	@echo '$(IMG_CFLAGS) $(IMG_LDFLAGS) LIB_SIZE=$(LIB_SIZE)' | cmp -s - $@ || \
-		echo '$(IMG_CFLAGS) $(IMG_LDFLAGS) LIB_SIZE=$(LIB_SIZE)' > $@
+	@echo '$(IMG_CFLAGS) $(IMG_LDFLAGS) LIB_SIZE=$(LIB_SIZE) LIB_CC=$(LIB_CC)' | cmp -s - $@ || \
+		echo '$(IMG_CFLAGS) $(IMG_LDFLAGS) LIB_SIZE=$(LIB_SIZE) LIB_CC=$(LIB_CC)' > $@
 
 ifneq ($(FAULT),)
 $(FAULT_SRC): $(FAULT_FILE) tests/faults.txt tools/apply-fault.sh
@@ -178,7 +191,7 @@ endif
 $(IMG_DIR)/obj/%.o: % $(IMG_DIR)/flags
 	@mkdir -p $(@D)
 	$(quiet) CC $<
-	$(Q)$(CC) $(IMG_CFLAGS) -c $< -o $@
+	$(Q)$(CC) $(filter-out $(NOT_CLANG),$(IMG_CFLAGS)) -c $< -o $@
 
 $(IMG_DIR)/obj/picolibc-size.o: $(PICOLIBC)/rv64imac/lp64/libc.a tools/extract-refs.sh
 	@mkdir -p $(@D)
@@ -221,16 +234,16 @@ include tools/plugin.mk
 # Every Debian package a test needs (tools/deps.sh installs what is missing).
 # gcc -m32 needs gcc-12-multilib, not the gcc-multilib metapackage: Debian
 # 12's gcc-multilib conflicts with the cross compilers, gcc-12-multilib does
-# not.  python3-labgrid, lava-*: Debian's, they import only under
-# /usr/bin/python3, which the farm tests of tests/tests.cfg and
-# farm/lava/run-local.py run; tftpd-hpa: LAVA's tftp deploy takes its
-# folder from /etc/default/tftpd-hpa.
+# not.  python3-labgrid, python3-pyelftools, lava-*: Debian's, they import
+# only under /usr/bin/python3, which tools/elf.py, the farm tests of
+# tests/tests.cfg and farm/lava/run-local.py run; tftpd-hpa: LAVA's tftp
+# deploy takes its folder from /etc/default/tftpd-hpa.
 TEST_DEPS := make python3 gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf \
 	opensbi qemu-system-misc gcc clang libclang-rt-14-dev gcc-12-multilib \
 	gcc-s390x-linux-gnu libc6-dev-s390x-cross gcc-powerpc-linux-gnu \
 	libc6-dev-powerpc-cross qemu-user-static device-tree-compiler llvm gnuplot-nox \
 	u-boot-qemu u-boot-tools fdisk dosfstools mtools python3-labgrid lava-common \
-	lava-dispatcher tftpd-hpa
+	lava-dispatcher tftpd-hpa python3-pyelftools
 T ?=
 
 .PHONY: test

@@ -39,7 +39,7 @@ BENCH_DIR := $(O)/bench
 BENCH_TARGETS := tests/bench-targets.txt
 # O=$(O): run-qemu.sh builds the plugin (--check-alignment) into $(O) too.
 BENCH_QEMU := O=$(O) ./run-qemu.sh --no-build --icount --memory 512M
-REPORT := python3 tools/report.py
+REPORT := tools/report.py
 REPORT_DIR := $(O)/report$(BENCH_SUFFIX)
 # ELF: the image that wrote LOG (make report).
 ELF ?=

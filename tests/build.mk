@@ -168,4 +168,4 @@ $(DTB_DIR)/no-timebase.dtb: $(DTB_DIR)/virt-smp1.dtb
 $(DTB_DIR)/deep.dtb: $(DTB_DIR)/virt-smp1.dtb
 	$(call dtb_edit,fdtput -c -p $@.tmp /d1/d2/d3/d4/d5/d6/d7/d8/d9/d10/d11/d12/d13/d14/d15/d16/d17)
 $(DTB_DIR)/bad-name.dtb: $(DTB_DIR)/virt-smp1.dtb tools/dtb-corrupt.py
-	$(call dtb_edit,python3 tools/dtb-corrupt.py $< $@.tmp fw-cfg@10100000 dma-coherent)
+	$(call dtb_edit,tools/dtb-corrupt.py $< $@.tmp fw-cfg@10100000 dma-coherent)

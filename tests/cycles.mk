@@ -33,7 +33,7 @@ CYCLES_LOG := $(CYCLES_DIR)/trace$(CYCLES_SUFFIX).log
 CYCLES_TRACE := $(CYCLES_DIR)/trace$(CYCLES_SUFFIX).trace
 CYCLES_CSV := $(CYCLES_DIR)/cycles$(CYCLES_SUFFIX).csv
 CYCLES_WM_CSV := $(CYCLES_DIR)/cycles-wordmerge$(CYCLES_SUFFIX).csv
-CYCLES_PY := python3 tools/cycles.py
+CYCLES_PY := tools/cycles.py
 CYCLES_MODEL = $(CYCLES_PY) model --elf $(CYCLES_ELF) --log $(CYCLES_LOG) \
 	--trace $(CYCLES_TRACE) --cache $(CYCLES_DIR)/mca-cache
 CYCLES_TABLE ?= 1

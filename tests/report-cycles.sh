@@ -13,7 +13,7 @@
 set -eu
 [ $# -ge 2 ] && [ $# -le 3 ] || { echo "usage: $0 LOG DIR [CSV]" >&2; exit 2; }
 log=$1 dir=$2 csv=${3:-}
-report="python3 tools/report.py"
+report=tools/report.py
 [ -r "$log" ] || { echo "FAIL: report-cycles: cannot read the log $log"; exit 1; }
 rm -rf "$dir"
 mkdir -p "$dir"

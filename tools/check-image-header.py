@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 # SPDX-License-Identifier: MIT
 """Check the RISC-V Linux-style Image header of a wordmerge .bin.
 
@@ -127,7 +127,13 @@ def main():
     if load_end is not None:
         check(size == load_end - start,
               f"file size 0x{size:x} = _load_end - _start (the whole loaded image, nothing else)")
-    base, flat = elf.flat_image()
+    # The bytes objcopy -O binary makes: each PT_LOAD's file bytes at its
+    # load address, the gaps zero.
+    loads = [(paddr, data) for paddr, _, data in elf.loads() if data]
+    base = min((p for p, _ in loads), default=0)
+    flat = bytearray(max((p + len(d) for p, d in loads), default=base) - base)
+    for p, d in loads:
+        flat[p - base:p - base + len(d)] = d
     check(base == start and data == flat,
           f"the file is the ELF's loaded bytes from 0x{base:x} ({len(flat)} bytes"
           f"{', equal' if data == flat else ', differ'})")

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 # SPDX-License-Identifier: MIT
 """The cycle model: SiFive U74 and U54 cycles of each benchmark call, from the
 instructions the call executed under QEMU, by LLVM's machine-code analyzer.
@@ -26,7 +26,10 @@ How a cell becomes cycles (model):
     exactly the log's instret figure for the cell, or the trace is not of
     that run: an error.
  3. Every distinct instruction is disassembled by llvm-mc (compressed ones
-    come out in their expanded spelling) and the text is proven exact: it is
+    come out in their expanded spelling, every register named, so the
+    registers it reads and writes and how it jumps are read off the text;
+    llvm-mc with RV64IMAC's extensions only refuses any other instruction,
+    which the model would not know either) and the text is proven exact: it is
     assembled again, 2-byte originals with the C extension on and 4-byte
     ones with it off (else the assembler would compress them), and the bytes
     must equal the original's.  Branch offsets are still numeric then; only
@@ -67,7 +70,7 @@ fn as in the log (memcpy, memmove_fwd, memmove_bwd, memset), src empty for
 memset, kind sweep or extra.  Bad input: a message, exit status 1, and no
 CSV (it is written to a temporary file and renamed).
 
-Python 3 standard library only.
+Python 3 standard library, and tools/elf.py (pyelftools) for the ELF.
 """
 
 import argparse
@@ -89,6 +92,7 @@ COLUMNS = "fn,impl,dst,src,n,kind,instructions,u74,u54"
 CORES = (("u74", "sifive-u74"), ("u54", "sifive-u54"))
 TRACE_MAGIC = "# trace-plugin v1 "
 LLVM_MC = "llvm-mc"
+LLVM_OBJDUMP = "llvm-objdump"
 LLVM_MCA = "llvm-mca"
 MC_ARGS = ["-triple=riscv64", "-mattr=+m,+a,+c"]
 MCA_ARGS = ["-mtriple=riscv64", "-iterations=1", "-instruction-info=0",
@@ -104,70 +108,51 @@ class Error(Exception):
     """Bad input or a failed check: a message for the user."""
 
 
-# ---- ELF ------------------------------------------------------------------------
+# ---- ELF (tools/elf.py) ------------------------------------------------------------
 
-class Elf:
-    """The functions and code bytes of a RISC-V ELF64 little-endian file,
-    read with tools/elf.py."""
-
-    def __init__(self, path):
-        self.path = path
-        try:
-            self.elf = elfmod.Elf(path)
-        except elfmod.ElfError as e:
-            raise Error(str(e))
-        if self.elf.bits != 64 or self.elf.endian != "<" or self.elf.machine != 243:
-            raise Error(f"{path} is not a RISC-V 64-bit little-endian ELF")
-
-    def symbol(self, name):
-        """(address, size) of the function NAME."""
-        s = self.elf.symbol(name)
-        if s is None or s.type != elfmod.STT_FUNC:
-            raise Error(f"{self.path} has no function {name}")
-        return s.addr, s.size
-
-    def read(self, addr, size):
-        """size bytes at addr from an allocated PROGBITS section, or None."""
-        return self.elf.read(addr, size)
-
-    def name(self, pc):
-        """pc as function+offset, for messages."""
-        hit = self.elf.lookup(pc)
-        return f"0x{pc:x} <{hit[0]}+0x{hit[1]:x}>" if hit else f"0x{pc:x}"
+def open_elf(path):
+    try:
+        return elfmod.Elf(path)
+    except elfmod.ElfError as e:
+        raise Error(str(e))
 
 
-def insn_size(first_halfword):
-    return 4 if first_halfword & 3 == 3 else 2
+def symbol(elf, name):
+    """(address, size) of the function NAME."""
+    try:
+        f = next((f for f in elf.functions() if f.name == name and f.type == "STT_FUNC"), None)
+    except elfmod.ElfError as e:
+        raise Error(str(e))
+    if f is None:
+        raise Error(f"{elf.path} has no function {name}")
+    return f.addr, f.size
+
+
+def where(elf, pc):
+    """pc as function+offset, for messages."""
+    name = elf and elf.lookup(pc)
+    return f"0x{pc:x} <{name}>" if name else f"0x{pc:x}"
 
 
 def plugin_args(elf, harness, marks):
     """on=, off=, mark= for the trace plugin (see the docstring)."""
     on, off = [], []
     for fn in harness:
-        lo, size = elf.symbol(fn)
-        code = elf.read(lo, size)
-        if code is None:
-            raise Error(f"{elf.path}: no code bytes for {fn}")
-        reads = []
-        o = 0
-        while o + 2 <= size:
-            h, = struct.unpack_from("<H", code, o)
-            n = insn_size(h)
-            if n == 4 and o + 4 <= size:
-                w, = struct.unpack_from("<I", code, o)
-                # csrrs rd, instret (0xc02), x0: csrr rd, instret
-                if w & 0xfffff07f == 0xc0202073:
-                    reads.append(lo + o)
-            o += n
-        if len(reads) != 2:
+        lo, size = symbol(elf, fn)
+        # llvm-objdump spells `csrrs rd, instret, x0` (csrr rd, instret) so.
+        p = run_tool([LLVM_OBJDUMP, "-d", "--no-show-raw-insn", f"--start-address=0x{lo:x}",
+                      f"--stop-address=0x{lo + size:x}", elf.path], None)
+        reads = [int(m.group(1), 16) for m in re.finditer(r"^\s*([0-9a-f]+):\s+rdinstret\s", p.stdout, re.M)]
+        if p.returncode or len(reads) != 2:
             raise Error(f"{elf.path}: {fn} has {len(reads)} `csrr rd, instret` "
-                        f"instructions, not 2 (one before the call, one after)")
+                        f"instructions, not 2 (one before the call, one after)"
+                        f"{': ' + p.stderr.strip()[:200] if p.returncode else ''}")
         on.append(reads[0])
         off.append(reads[1])
     args = ["on=" + ":".join(f"0x{a:x}" for a in on),
             "off=" + ":".join(f"0x{a:x}" for a in off)]
     if marks:
-        args.append("mark=" + ":".join(f"0x{elf.symbol(m)[0]:x}" for m in marks))
+        args.append("mark=" + ":".join(f"0x{symbol(elf, m)[0]:x}" for m in marks))
     return ",".join(args)
 
 
@@ -262,7 +247,7 @@ def read_trace(path):
     return windows, first_marked, insns
 
 
-# ---- RISC-V instruction analysis (RV64IMAC, Zicsr, Zifencei) -----------------------
+# ---- what the conversion needs of an instruction, from llvm-mc's text -------------
 
 REGS = ["zero", "ra", "sp", "gp", "tp", "t0", "t1", "t2", "s0", "s1"] + \
     [f"a{i}" for i in range(8)] + [f"s{i}" for i in range(2, 12)] + \
@@ -278,109 +263,32 @@ class Insn:
                  "link", "jalr_rs1", "text")
 
 
-def decode(pc, raw):
-    """An Insn from the bytes, or Error if the instruction is not one of
-    RV64IMAC's (the model would not know it either)."""
+# Mnemonics whose first register operand is read, not written (llvm-mc's
+# spelling; every b... is a branch).
+NO_DEST = ("sb", "sh", "sw", "sd", "jr", "sfence.vma")
+
+
+def analyse(pc, raw, text):
+    """An Insn from llvm-mc's text of raw (compressed instructions come out
+    expanded, so every register is named): a register written is the first
+    operand, those read the others; jal and jalr write their link (ra when
+    not named), jalr, jr and ret read their source (ret: ra)."""
     i = Insn()
-    i.pc, i.raw, i.size = pc, raw, len(raw)
-    i.ctl = i.jump = i.pcrel = False
-    i.link = 0
-    i.jalr_rs1 = None
-    reads, writes = (), ()
-    bad = False
-    if len(raw) == 4:
-        w, = struct.unpack("<I", raw)
-        op, rd, f3 = w & 0x7f, (w >> 7) & 31, (w >> 12) & 7
-        rs1, rs2 = (w >> 15) & 31, (w >> 20) & 31
-        if op in (0x37, 0x17):                      # lui, auipc
-            writes = (rd,)
-        elif op == 0x6f:                            # jal
-            writes, i.jump, i.pcrel, i.link = (rd,), True, True, rd
-        elif op == 0x67 and f3 == 0:                # jalr
-            writes, reads, i.jump, i.link = (rd,), (rs1,), True, rd
-            i.jalr_rs1 = rs1
-        elif op == 0x63 and f3 not in (2, 3):       # branches
-            reads, i.ctl, i.pcrel = (rs1, rs2), True, True
-        elif op == 0x03 and f3 != 7:                # loads
-            writes, reads = (rd,), (rs1,)
-        elif op == 0x23 and f3 < 4:                 # stores
-            reads = (rs1, rs2)
-        elif op in (0x13, 0x1b):                    # op-imm(-32)
-            writes, reads = (rd,), (rs1,)
-        elif op in (0x33, 0x3b):                    # op(-32), M extension
-            writes, reads = (rd,), (rs1, rs2)
-        elif op == 0x2f and f3 in (2, 3):           # A extension
-            writes, reads = (rd,), (rs1, rs2)
-        elif op == 0x0f:                            # fence, fence.i
-            pass
-        elif op == 0x73:                            # system, Zicsr
-            if f3 in (1, 2, 3):
-                writes, reads = (rd,), (rs1,)
-            elif f3 in (5, 6, 7):
-                writes = (rd,)
-        else:
-            bad = True
-    elif len(raw) == 2:
-        h, = struct.unpack("<H", raw)
-        q, f3 = h & 3, h >> 13
-        rd, rs2 = (h >> 7) & 31, (h >> 2) & 31
-        rdp, rs1p = 8 + ((h >> 2) & 7), 8 + ((h >> 7) & 7)
-        b12 = (h >> 12) & 1
-        if h == 0:
-            bad = True
-        elif q == 0:
-            if f3 == 0:                             # c.addi4spn
-                writes, reads = (rdp,), (2,)
-            elif f3 in (2, 3):                      # c.lw, c.ld
-                writes, reads = (rdp,), (rs1p,)
-            elif f3 in (6, 7):                      # c.sw, c.sd
-                reads = (rs1p, rdp)
-            else:
-                bad = True                          # FP, reserved
-        elif q == 1:
-            if f3 in (0, 1):                        # c.addi (c.nop), c.addiw
-                writes, reads = (rd,), (rd,)
-            elif f3 == 2:                           # c.li
-                writes = (rd,)
-            elif f3 == 3:                           # c.addi16sp, c.lui
-                writes, reads = (rd,), ((2,) if rd == 2 else ())
-            elif f3 == 4:
-                if (h >> 10) & 3 != 3:             # c.srli, c.srai, c.andi
-                    writes, reads = (rs1p,), (rs1p,)
-                else:                               # c.sub ... c.addw
-                    writes, reads = (rs1p,), (rs1p, rdp)
-            elif f3 == 5:                           # c.j
-                i.jump = i.pcrel = True
-            else:                                   # c.beqz, c.bnez
-                reads, i.ctl, i.pcrel = (rs1p,), True, True
-        elif q == 2:
-            if f3 == 0:                             # c.slli
-                writes, reads = (rd,), (rd,)
-            elif f3 in (2, 3):                      # c.lwsp, c.ldsp
-                writes, reads = (rd,), (2,)
-            elif f3 == 4 and not b12 and rs2 == 0:  # c.jr
-                reads, i.jump, i.jalr_rs1 = (rd,), True, rd
-            elif f3 == 4 and not b12:               # c.mv
-                writes, reads = (rd,), (rs2,)
-            elif f3 == 4 and rd == 0 and rs2 == 0:  # c.ebreak
-                pass
-            elif f3 == 4 and rs2 == 0:              # c.jalr
-                writes, reads, i.jump, i.link = (1,), (rd,), True, 1
-                i.jalr_rs1 = rd
-            elif f3 == 4:                           # c.add
-                writes, reads = (rd,), (rd, rs2)
-            elif f3 in (6, 7):                      # c.swsp, c.sdsp
-                reads = (2, rs2)
-            else:
-                bad = True                          # FP
-        else:
-            bad = True
+    i.pc, i.raw, i.size, i.text = pc, raw, len(raw), text
+    mn, _, rest = text.partition(" ")
+    ops = [o.strip() for o in rest.split(",")] if rest else []
+    regs = [REGS.index(r) for o in ops for r in re.findall(r"[a-z][a-z0-9]*", o) if r in REGS]
+    branch = mn.startswith("b")
+    i.jump = mn in ("j", "jal", "jr", "jalr", "ret")
+    i.ctl, i.pcrel = i.jump or branch, branch or mn in ("j", "jal")
+    i.link = (regs[0] if len(ops) == 2 else 1) if mn in ("jal", "jalr") else 0
+    i.jalr_rs1 = (regs[-1] if regs else 1) if mn in ("jalr", "jr", "ret") else None
+    if i.jump:
+        writes, reads = [i.link], [] if i.jalr_rs1 is None else [i.jalr_rs1]
+    elif ops and ops[0] in REGS and not branch and mn not in NO_DEST:
+        writes, reads = regs[:1], regs[1:]
     else:
-        bad = True
-    if bad:
-        raise Error(f"instruction {raw[::-1].hex()} at 0x{pc:x} is not RV64IMAC "
-                    f"(the model cannot take it)")
-    i.ctl = i.ctl or i.jump
+        writes, reads = [], regs
     i.reads = frozenset(r for r in reads if r)
     i.writes = frozenset(r for r in writes if r)
     return i
@@ -396,28 +304,26 @@ def run_tool(args, stdin):
     return p
 
 
-def disassemble(insns, elf):
-    """Text for each pc of insns (pc -> Insn), in llvm-mc's spelling; every
-    text is assembled again and must give back the original bytes."""
-    pcs = sorted(insns)
-    src = "\n".join(" ".join(f"0x{b:02x}" for b in insns[pc].raw) for pc in pcs) + "\n"
+def disassemble(raw, elf):
+    """{pc: text} for raw ({pc: bytes}), in llvm-mc's spelling.  With only
+    RV64IMAC's extensions on, llvm-mc refuses what the model cannot take."""
+    pcs = sorted(raw)
+    src = "\n".join(" ".join(f"0x{b:02x}" for b in raw[pc]) for pc in pcs) + "\n"
     p = run_tool([LLVM_MC, "--disassemble"] + MC_ARGS, src)
     texts = [l.strip() for l in p.stdout.split("\n")
              if l.strip() and not l.strip().startswith(".")]
     if p.returncode or "warning" in p.stderr or len(texts) != len(pcs):
         # One at a time, to name the instruction that does not decode.
         for pc in pcs:
-            one = " ".join(f"0x{b:02x}" for b in insns[pc].raw) + "\n"
+            one = " ".join(f"0x{b:02x}" for b in raw[pc]) + "\n"
             q = run_tool([LLVM_MC, "--disassemble"] + MC_ARGS, one)
             t = [l for l in q.stdout.split("\n") if l.strip() and not l.strip().startswith(".")]
             if q.returncode or q.stderr.strip() or len(t) != 1:
-                raise Error(f"llvm-mc cannot disassemble {insns[pc].raw[::-1].hex()} "
-                            f"at {elf.name(pc)}: {q.stderr.strip()[:200]}")
+                raise Error(f"llvm-mc cannot disassemble {raw[pc][::-1].hex()} "
+                            f"at {where(elf, pc)}: {q.stderr.strip()[:200]}")
         raise Error(f"llvm-mc disassembled {len(texts)} instructions from "
                     f"{len(pcs)}: {p.stderr.strip()[:300]}")
-    for pc, t in zip(pcs, texts):
-        insns[pc].text = re.sub(r"\s+", " ", t.split("#")[0]).strip()
-    roundtrip(pcs, insns, elf)
+    return {pc: re.sub(r"\s+", " ", t.split("#")[0]).strip() for pc, t in zip(pcs, texts)}
 
 
 def roundtrip(pcs, insns, elf):
@@ -437,7 +343,7 @@ def roundtrip(pcs, insns, elf):
             text = lines[int(m.group(1)) - 1]
             pc = next((pc for pc in pcs if insns[pc].text == text), None)
             if pc is not None:
-                raise Error(f"the disassembly of {elf.name(pc)} does not assemble: "
+                raise Error(f"the disassembly of {where(elf, pc)} does not assemble: "
                             f"'{text}': {p.stderr.strip().splitlines()[0]}")
         raise Error(f"llvm-mc cannot assemble its own disassembly: {p.stderr.strip()[:300]}")
     enc = re.findall(r"# encoding: \[([^\]]*)\]", p.stdout)
@@ -447,10 +353,10 @@ def roundtrip(pcs, insns, elf):
         try:
             got = bytes(int(x, 16) for x in e.split(","))
         except ValueError:      # a fixup: the text names a symbol
-            raise Error(f"the disassembly of {elf.name(pc)}, '{insns[pc].text}', "
+            raise Error(f"the disassembly of {where(elf, pc)}, '{insns[pc].text}', "
                         f"assembles to an unresolved encoding [{e}]")
         if got != insns[pc].raw:
-            raise Error(f"round trip failed at {elf.name(pc)}: bytes "
+            raise Error(f"round trip failed at {where(elf, pc)}: bytes "
                         f"{insns[pc].raw.hex(' ')} disassemble to '{insns[pc].text}', "
                         f"which assembles to {got.hex(' ')}")
 
@@ -496,7 +402,7 @@ class Seq:
 def cells_from_trace(windows, first, cells, insns, elf, harness):
     """Pair the windows after the mark with the log's cells, strip the
     harness, check each count against the log's instret figure."""
-    ranges = [(lo, lo + sz) for lo, sz in (elf.symbol(f) for f in harness)]
+    ranges = [(lo, lo + sz) for lo, sz in (symbol(elf, f) for f in harness)]
     if first is None:
         raise Error("the trace has no mark: not a trace of a BENCH=trace image run "
                     "with mark=bench_trace_start?")
@@ -512,7 +418,7 @@ def cells_from_trace(windows, first, cells, insns, elf, harness):
             out = []
             for _ in range(n):
                 if pc not in insns:
-                    raise Error(f"the trace has no bytes for {elf.name(pc)}")
+                    raise Error(f"the trace has no bytes for {where(elf, pc)}")
                 if not any(lo <= pc < hi for lo, hi in ranges):
                     out.append(pc)
                 pc += len(insns[pc])
@@ -551,15 +457,15 @@ def check_links(seq, info, elf):
         if j + 1 < len(flat):
             nxt = info[flat[j + 1]]
             if r in nxt.reads and not nxt.ctl:
-                raise Error(f"{elf.name(pc)} links to {REGS[r]}, which the next "
-                            f"instruction ({elf.name(nxt.pc)}) reads: the jump cannot "
+                raise Error(f"{where(elf, pc)} links to {REGS[r]}, which the next "
+                            f"instruction ({where(elf, nxt.pc)}) reads: the jump cannot "
                             f"be modeled exactly without its link (tools/cycles.py, "
                             f"step 4)")
         for k in range(max(0, j - LINK_LOOKBACK), j):
             # Jumps write nothing as modeled (c.j, c.jr).
             if r in info[flat[k]].writes and not info[flat[k]].jump:
-                raise Error(f"{elf.name(pc)} links to {REGS[r]}, which "
-                            f"{elf.name(flat[k])} wrote {j - k} instructions "
+                raise Error(f"{where(elf, pc)} links to {REGS[r]}, which "
+                            f"{where(elf, flat[k])} wrote {j - k} instructions "
                             f"before: the jump cannot be modeled exactly without "
                             f"its link (tools/cycles.py, step 4)")
 
@@ -685,17 +591,18 @@ class Model:
 # ---- the model of a log ------------------------------------------------------------
 
 def prepare(insns_raw, pcs_used, elf):
-    """Decode, disassemble and prove every pc in pcs_used; the lines for
+    """Disassemble, prove and analyse every pc in pcs_used; the lines for
     llvm-mca and whether each is compressed."""
     for pc in pcs_used:
         want = elf.read(pc, len(insns_raw[pc])) if elf else None
         if elf and want != insns_raw[pc]:
-            raise Error(f"the trace's bytes at {elf.name(pc)} "
+            raise Error(f"the trace's bytes at {where(elf, pc)} "
                         f"({insns_raw[pc].hex(' ')}) are not the ELF's "
                         f"({want.hex(' ') if want else 'none'}): the trace is "
                         f"of another image")
-    info = {pc: decode(pc, insns_raw[pc]) for pc in pcs_used}
-    disassemble(info, elf)
+    texts = disassemble({pc: insns_raw[pc] for pc in pcs_used}, elf)
+    info = {pc: analyse(pc, insns_raw[pc], texts[pc]) for pc in pcs_used}
+    roundtrip(sorted(info), info, elf)
     lines = {pc: mca_line(i) for pc, i in info.items()}
     # The C extension on where the original is compressed and for c.j/c.jr.
     rvc = {pc: i.size == 2 or i.jump for pc, i in info.items()}
@@ -735,9 +642,9 @@ def write_atomic(path, text):
 
 
 def cmd_model(a):
-    elf = Elf(a.elf)
+    elf = open_elf(a.elf)
     meta, cells = read_log(a.log)
-    memcpy_addr = elf.symbol("memcpy")[0]
+    memcpy_addr = symbol(elf, "memcpy")[0]
     if meta["memcpy_addr"] != f"0x{memcpy_addr:x}":
         raise Error(f"{a.log} was written by another image than {a.elf} (memcpy "
                     f"at {meta['memcpy_addr']} in the log, 0x{memcpy_addr:x} in the ELF)")
@@ -852,7 +759,7 @@ def cmd_compare(a):
 
 
 def cmd_plugin_args(a):
-    print(plugin_args(Elf(a.elf), a.harness.split(","), a.mark))
+    print(plugin_args(open_elf(a.elf), a.harness.split(","), a.mark))
 
 
 def default_jobs():

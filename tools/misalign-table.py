@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """misalign-table.py - turn misalign-plugin raw records into a per-function table.
 
 Usage:

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 # SPDX-License-Identifier: MIT
 """Render a wordmerge log's benchmark block: as text, as a report, or as a check.
 

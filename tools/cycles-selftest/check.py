@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 # SPDX-License-Identifier: MIT
 """The cycle model's selftest (tests/cycles.mk: cycles-selftest).
 
@@ -91,7 +91,7 @@ def main():
     a = ap.parse_args()
     t = Checks()
 
-    elf = cycles.Elf(a.elf)
+    elf = cycles.open_elf(a.elf)
     windows, first, raw = cycles.read_trace(a.trace)
     names = [f"{n}_{k}" for n in COUNT for k in (K_SHORT, K_LONG)] + ["bad_link"]
     want = [COUNT[n.rsplit("_", 1)[0]](int(n.rsplit("_", 1)[1])) for n in names[:-1]] + [5]
@@ -141,8 +141,7 @@ def main():
     pc = next(pc for pc, i in sorted(info.items())
               if i.size == 4 and i.text == "li t1, 2")
     bad = {p: i for p, i in info.items()}
-    wrong = cycles.decode(pc, raw[pc])
-    wrong.text = "li t1, 3"
+    wrong = cycles.analyse(pc, raw[pc], "li t1, 3")
     bad[pc] = wrong
     t.refused(lambda: cycles.roundtrip(sorted(bad), bad, elf), f"0x{pc:x}",
               "a disassembly that does not give back the bytes is refused, naming the pc")
