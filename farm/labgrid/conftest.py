@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: MIT
-"""Boot the wordmerge image on a labgrid target once per session and read
-its console until the EXIT: line (every wait bounded).
+"""Boot the wordmerge image on a labgrid target once per session, read its
+console until the EXIT: line (every wait bounded) and parse it with
+tools/wmlog.py, the one reader of the console protocol (docs/protocol.md).
 
 Two kinds of target (environments in this folder):
 
@@ -9,26 +10,30 @@ Two kinds of target (environments in this folder):
 - a board: a PowerProtocol driver (whatever the lab has), a console
   (SerialDriver), a UBootDriver, optionally a TFTPProviderDriver
   (visionfive2.yaml, unmatched.yaml; uboot-qemu.yaml is the same path with
-  QEMU as power and console and U-Boot as its -kernel).  The board is power-cycled, U-Boot's
-  autoboot interrupted (UBootDriver), the image staged on the TFTP server if
-  the target has one, the options' wordmerge_load commands run at the
-  U-Boot prompt and then UBootDriver's boot_command (booti).
+  QEMU as power and console and U-Boot as its -kernel).  The board is
+  power-cycled, U-Boot's autoboot interrupted (UBootDriver), the image
+  staged on the TFTP server if the target has one, the options'
+  wordmerge_load commands run at the U-Boot prompt, each after the prompt
+  that ends the one before, and then UBootDriver's boot_command (booti).
 
 Options (the environment's `options:`, all optional):
   wordmerge_timeout   seconds from power-on to the EXIT: line (default 300)
   wordmerge_load      U-Boot commands that load the image, `;`-separated;
                       {image} is the staged file's name (boards only)
-  wordmerge_log       where to write the console log (default: none; the
-                      command line's --wordmerge-log wins)
+  wordmerge_log       where to write the console log (default: a temporary
+                      file; the command line's --wordmerge-log wins)
 """
 import os
 import shutil
+import sys
+import tempfile
 import time
 
 import pytest
 from pexpect import TIMEOUT
 
-from wordmerge_log import Run, exit_status
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
+import wmlog  # noqa: E402
 
 
 def pytest_addoption(parser):
@@ -52,11 +57,16 @@ def _exited(console):
     return child is not None and child.poll() is not None
 
 
+def _is_exit(line):
+    m = wmlog.TAG.match(line.rstrip("\r"))
+    return bool(m) and m.group(1) == "EXIT"
+
+
 def _read_until_exit(console, deadline):
-    """Everything the console gives until an EXIT: STATUS=n line, the
-    deadline, or the end of a QEMU that exited without one; each read waits
-    at most 5 s."""
-    buf = b""
+    """Everything the console gives until a whole EXIT: line (the protocol's
+    last), the deadline, or the end of a QEMU that exited without one; each
+    read waits at most 5 s for data."""
+    buf, start = b"", 0
     while time.monotonic() < deadline:
         try:
             chunk = console.read(size=4096, timeout=min(5.0, max(0.1, deadline - time.monotonic())))
@@ -65,16 +75,15 @@ def _read_until_exit(console, deadline):
         if not chunk:
             if _exited(console):
                 break  # QEMU ended without an EXIT: line (test_boot says so)
-            time.sleep(0.1)
+            time.sleep(0.1)  # a console that returns nothing without waiting
             continue
         buf += chunk
-        if exit_status(buf.decode("utf-8", "replace")) is not None:
-            # The rest of the EXIT: line is in; give trailing output 1 s.
-            try:
-                buf += console.read(size=4096, timeout=1.0)
-            except TIMEOUT:
-                pass
-            break
+        end = buf.rfind(b"\n")
+        if end >= start:
+            lines = buf[start:end].decode("utf-8", "replace").split("\n")
+            start = end + 1
+            if any(_is_exit(l) for l in lines):
+                break
     return buf.decode("utf-8", "replace")
 
 
@@ -107,8 +116,12 @@ def _boot_board(target, deadline):
             shutil.copyfile(path, local)
     power.cycle()
     try:
-        # Waits (login_timeout) for U-Boot and stops autoboot.  A failure
-        # here or in a load command errors every test with its message.
+        # UBootDriver waits (login_timeout) for U-Boot, stops autoboot with
+        # one key, which leaves one prompt, and checks it with an echo.
+        # run_check types a command only at a prompt and returns at the
+        # next, so no command is typed while the one before (a TFTP
+        # transfer, whose loop reads the console for Ctrl-C and drops
+        # what it reads) still runs.  A failure errors every test.
         target.activate(uboot)
         for cmd in str(_option(target, "wordmerge_load", "")).split(";"):
             cmd = cmd.strip().replace("{image}", image)
@@ -123,55 +136,58 @@ def _boot_board(target, deadline):
 
 
 @pytest.fixture(scope="session")
-def wordmerge_run(target, request):
-    """The parsed console log of one boot of the image (wordmerge_log.Run)."""
-    timeout = float(_option(target, "wordmerge_timeout", 300))
-    deadline = time.monotonic() + timeout
+def wordmerge_log(target, request):
+    """One boot of the image: its console log as wmlog.read gives it (a
+    wmlog.Log), with console (its lines), timeout, seconds and
+    qemu_exitcode added.  A log that breaks the protocol errors every test."""
     from labgrid.driver import QEMUDriver, UBootDriver
+    timeout = float(_option(target, "wordmerge_timeout", 300))
     started = time.monotonic()
     try:
         target.get_driver(UBootDriver, activate=False)
         board = True
     except Exception:  # no U-Boot: the image is QEMU's -kernel
         board = False
+    deadline = started + timeout
     if board:
         text = _boot_board(target, deadline)
     else:
         text = _boot_qemu(target, target.get_driver(QEMUDriver), deadline)
-    log = request.config.getoption("--wordmerge-log") or _option(target, "wordmerge_log")
-    if log:
-        os.makedirs(os.path.dirname(os.path.abspath(log)), exist_ok=True)
-        with open(log, "w") as f:
-            f.write(text)
-    run = Run(text)
+    path = request.config.getoption("--wordmerge-log") or _option(target, "wordmerge_log")
+    if not path:
+        path = os.path.join(tempfile.mkdtemp(prefix="wordmerge-"), "console.log")
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    with open(path, "w") as f:
+        f.write(text)
+    console = text.replace("\r", "").split("\n")
+    try:
+        log = wmlog.read(path)
+    except wmlog.LogError as e:
+        pytest.fail(f"the console log breaks the protocol: {e}; its last lines:\n"
+                    + "\n".join(console[-15:]), pytrace=False)
+    log.console, log.timeout = console, timeout
+    log.seconds = time.monotonic() - started
     # WordmergeQEMUDriver: QEMU's own exit status (the finisher's), if it
     # ended by itself; None on a board or when labgrid stopped QEMU.
     try:
-        run.qemu_exitcode = target.get_driver(QEMUDriver, activate=False).exitcode
+        log.qemu_exitcode = target.get_driver(QEMUDriver, activate=False).exitcode
     except Exception:
-        run.qemu_exitcode = None
-    run.seconds = time.monotonic() - started
-    run.timeout = timeout
-    request.config._wordmerge_run = run
-    return run
+        log.qemu_exitcode = None
+    request.config._wordmerge_log = log
+    return log
 
 
 def pytest_terminal_summary(terminalreporter, config):
-    run = getattr(config, "_wordmerge_run", None)
-    if run is None:
+    log = getattr(config, "_wordmerge_log", None)
+    if log is None:
         return
     tr = terminalreporter
     tr.section("wordmerge")
-    for line in run.banner:
-        tr.write_line(line)
-    if run.verdict:
-        tr.write_line("PMU: VERDICT: " + run.verdict)
-    if run.summary_line:
-        tr.write_line(run.summary_line)
-    if run.bench_summary:
-        tr.write_line(run.bench_summary)
-    if run.cycles:
-        tr.write_line(f"CYCLES: {len(run.cycles)} timed cells (CSV:sweep/big/extra lines)")
-    tr.write_line(f"EXIT: STATUS={run.status}" if run.status is not None else
-                  f"no EXIT: line within {run.timeout:.0f} s")
-    tr.write_line(f"(power-on to end of reading: {run.seconds:.1f} s)")
+    for n, tag, form, _ in log.lines:
+        if tag in ("BANNER", "SUMMARY", "EXIT") or form == "verdict":
+            tr.write_line(log.console[n - 1])
+    if log.bench is not None:
+        tr.write_line(f"benchmark block: {len(log.bench.order)} cells, {log.bench.done}")
+    if log.status is None:
+        tr.write_line(f"no EXIT: line within {log.timeout:.0f} s")
+    tr.write_line(f"{log.path} (power-on to end of reading: {log.seconds:.1f} s)")

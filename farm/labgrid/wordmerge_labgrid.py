@@ -6,13 +6,16 @@ The image ends its run on QEMU virt through the "sifive,test0" finisher,
 and QEMU 7.2 then exits by itself with the image's status (-no-shutdown does
 not stop that).  labgrid's QEMUDriver expects to stop QEMU itself with QMP
 "quit" and fails with a broken pipe; this driver is QEMUDriver with an off()
-that accepts a QEMU that has already exited, and keeps its exit status.
+that accepts a QEMU that has exited, or exits while quit is on its way (the
+console's EXIT: line comes just before the finisher), and keeps its exit
+status.
 """
 import attr
 
 from labgrid.driver import QEMUDriver
 from labgrid.factory import target_factory
 from labgrid.step import step
+from labgrid.util.qmp import QMPError
 
 
 @target_factory.reg_driver
@@ -30,8 +33,11 @@ class WordmergeQEMUDriver(QEMUDriver):
             return
         child = self._child
         if child is not None and child.poll() is None:
-            super().off()  # still running (a timeout): QMP quit as usual
-            return
+            try:
+                super().off()  # still running: QMP quit as usual
+                return
+            except (QMPError, OSError):
+                child.wait(timeout=30)  # the finisher ended it first
         # QEMU exited by itself: the guest wrote the test finisher.
         self.exitcode = child.returncode if child is not None else None
         self.logger.info("QEMU exited by itself with status %s", self.exitcode)
