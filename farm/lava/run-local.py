@@ -1,11 +1,12 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: MIT
-"""Run a LAVA job of farm/lava/ on this machine with Debian's lava-run.
+"""Run a board's LAVA job (farm/lava/jobs.yaml) on this machine with
+Debian's lava-run.
 
-  run-local.py JOB.yaml IMAGE DEVICE.yaml OUT [--validate] [--cases N
+  run-local.py BOARD IMAGE DEVICE.yaml OUT [--validate] [--cases N
                [--failed c1,c2,...] [--verdict skip|pass]] [--what TEXT]
 
-The job as a lab would run it, with two changes: its image url becomes
+The job as jobs.py makes it for a lab, with two changes: its image url is
 file://IMAGE and its device_type that of DEVICE.yaml (a rendered device of
 farm/lava/devices/; the dispatcher is devices/dispatcher-qemu.yaml).
 lava-run's log and output go to OUT/ (emptied first); its scratch folders
@@ -18,16 +19,19 @@ as one PASS:/FAIL: line; exit status 1 when it fails, 2 on bad usage.
 (tests/tests.cfg runs it: the farm-lava-* tests; docs/farms.md.)"""
 import argparse
 import os
-import re
 import shutil
 import subprocess
 import sys
+
+import yaml
+
+import jobs
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCRATCH = ("/srv/tftp", "/var/lib/lava/dispatcher/tmp")
 
 ap = argparse.ArgumentParser()
-ap.add_argument("job")
+ap.add_argument("board")
 ap.add_argument("image")
 ap.add_argument("device")
 ap.add_argument("out")
@@ -37,29 +41,22 @@ ap.add_argument("--failed", default="")
 ap.add_argument("--verdict", default="skip")
 ap.add_argument("--what")
 a = ap.parse_args()
-what = a.what or f"lava-run{' --validate' if a.validate else ''} of {a.job} on {a.device}"
+what = a.what or f"lava-run{' --validate' if a.validate else ''} of the {a.board} job on {a.device}"
 if not a.validate and not a.cases:
     ap.error("--cases is needed unless --validate")
-for path in (a.job, a.image, a.device):
+for path in (a.image, a.device):
     if not os.path.isfile(path):
         print(f"FAIL: {what}: no such file: {path}")
         sys.exit(2)
-
 with open(a.device, encoding="utf-8") as f:
-    m = re.search(r"^device_type: *(\S+)", f.read(), re.M)
-job = open(a.job, encoding="utf-8").read()
-job, urls = re.subn(r"url: https://lab\.example\.org/wordmerge/.*", "url: file://" + os.path.abspath(a.image), job)
-job, types = re.subn(r"^device_type: .*", "device_type: " + (m.group(1) if m else "?"), job, flags=re.M)
-if not m or urls != 1 or types != 1:
-    print(f"FAIL: {what}: cannot make the local job ({urls} image urls, {types} device_type lines, "
-          f"device_type in {a.device}: {m.group(1) if m else 'none'})")
-    sys.exit(2)
+    job = jobs.job(a.board, image="file://" + os.path.abspath(a.image),
+                   device_type=yaml.safe_load(f)["device_type"])
 
 shutil.rmtree(a.out, ignore_errors=True)
 os.makedirs(a.out)
 local = os.path.join(a.out, "job.yaml")
 with open(local, "w", encoding="utf-8") as f:
-    f.write(job)
+    f.write(jobs.dump(job))
 job_id = f"wm-{os.getpid()}"
 log = os.path.join(a.out, "lava-run.log")
 cmd = ["timeout", "-k", "5", "60" if a.validate else "420", "lava-run"] + \
