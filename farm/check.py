@@ -11,10 +11,20 @@ tests --failed name failed (none when not given); test_groups's
 failed_groups property names the groups that LOG says failed, and its
 failure message holds each one's first case line.
 
+  check.py lava LAVA-RUN-LOG [--what TEXT]
+
+lava-run's JSON log (farm/lava/run-local.py runs this check): the job
+passed; the image's console, as the log holds it, is written next to it
+(console.log) and read; the "wordmerge" test cases are its planned groups
+with their results (a case of no group, an unexpected trap, must be a
+FAIL: line of the console); "pmu_verdict" is a pass where the console says
+the platform traps, a skip where it does not.
+
 Prints one PASS:/FAIL: line naming the failed groups; exit status 1 when
 the check fails.
 """
 import argparse
+import json
 import os
 import sys
 import xml.etree.ElementTree as ET
@@ -29,9 +39,9 @@ def image_log(path):
     return log, [g for g in log.plan or [] if log.groups.get(g, {}).get("result") == "FAIL"]
 
 
-def labgrid(a):
-    root = ET.parse(a.xml).getroot()
-    log, failed_groups = image_log(a.log)
+def labgrid(xml, path, failed_tests=""):
+    root = ET.parse(xml).getroot()
+    log, failed_groups = image_log(path)
     tally, failed, props, messages = {"passed": 0, "failed": 0, "skipped": 0}, [], {}, {}
     for case in root.iter("testcase"):
         name = case.get("name")
@@ -44,7 +54,7 @@ def labgrid(a):
         tally["skipped" if case.find("skipped") is not None else
               "failed" if bad is not None else "passed"] += 1
     problems = []
-    want = sorted(x for x in a.failed.split(",") if x)
+    want = sorted(x for x in failed_tests.split(",") if x)
     if sorted(failed) != want:
         problems.append(f"failed tests {sorted(failed)}, expected {want}")
     said = props.get("test_groups", {}).get("failed_groups")
@@ -60,19 +70,52 @@ def labgrid(a):
                       + f"; {len(log.plan or [])} groups, failed: {' '.join(failed_groups) or 'none'}")
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    sub = ap.add_subparsers(dest="engine", required=True)
-    lg = sub.add_parser("labgrid")
-    lg.add_argument("xml")
-    lg.add_argument("log")
-    lg.add_argument("--failed", default="")
-    for p in (lg,):
-        p.add_argument("--what", default=None)
-    a = ap.parse_args()
-    what = a.what or a.engine
+def lava(lava_log):
+    results, cases, console, errors = {}, {}, [], []
+    with open(lava_log, errors="replace") as f:
+        for line in f:
+            try:
+                rec = json.loads(line)
+            except ValueError:
+                continue
+            lvl, msg = rec.get("lvl"), rec.get("msg")
+            if lvl == "results" and isinstance(msg, dict):
+                results[(msg.get("definition"), msg.get("case"))] = msg.get("result")
+                if msg.get("definition") == "wordmerge":  # by the name as the image printed it
+                    cases[(msg.get("extra") or {}).get("test_case_id")] = msg.get("result")
+            elif lvl == "target":
+                console.append(str(msg))
+            elif lvl == "error":
+                errors.append(str(msg))
+    # lava-run's log escapes the console's double quotes (for YAML).
+    path = os.path.join(os.path.dirname(os.path.abspath(lava_log)), "console.log")
+    with open(path, "w", encoding="utf-8") as f:
+        f.write("\n".join(console).replace('\\"', '"') + "\n")
+    log, failed_groups = image_log(path)
+    problems = []
+    if results.get(("lava", "job")) != "pass":
+        problems.append(f"job result {results.get(('lava', 'job'))}" + (f": {errors[-1]}" if errors else ""))
+    if not log.plan or log.missing or log.status is None:
+        problems.append(f"the image did not finish its plan ({path}: PLAN: {log.plan}, "
+                        f"missing {log.missing}, status {log.status})")
+    want = {g: r["result"].lower() for g, r in log.groups.items()}
+    want.update({c: "fail" for c in cases if c not in want and "FAIL: " + c in log.fails})
+    wrong = [f"{c}: LAVA {cases.get(c)}, the image {want.get(c)}"
+             for c in sorted(set(cases) | set(want)) if cases.get(c) != want.get(c)]
+    if wrong:
+        problems.append("cases unlike the console: " + ", ".join(wrong))
+    verdict = results.get(("wordmerge-pmu", "pmu_verdict"))
+    if log.verdict is None or verdict != ("pass" if log.verdict == "this platform traps" else "skip"):
+        problems.append(f"pmu_verdict {verdict}, the console's verdict {log.verdict}")
+    return problems, (f"job {results.get(('lava', 'job'))}, {len(cases)} wordmerge cases for "
+                      f"{len(log.plan or [])} groups, failed: {' '.join(failed_groups) or 'none'}; "
+                      f"pmu_verdict {verdict}")
+
+
+def check(what, engine, *args):
+    """Run an engine's check, print its one line, return the exit status."""
     try:
-        problems, said = labgrid(a)
+        problems, said = engine(*args)
     except (OSError, ET.ParseError, wmlog.LogError) as exc:
         problems, said = [f"{type(exc).__name__}: {exc}"], ""
     if problems:
@@ -80,6 +123,23 @@ def main():
         return 1
     print(f"PASS: {what}: {said}")
     return 0
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    sub = ap.add_subparsers(dest="engine", required=True)
+    lg = sub.add_parser("labgrid")
+    lg.add_argument("xml")
+    lg.add_argument("log")
+    lg.add_argument("--failed", default="")
+    lv = sub.add_parser("lava")
+    lv.add_argument("log")
+    for p in (lg, lv):
+        p.add_argument("--what", default=None)
+    a = ap.parse_args()
+    if a.engine == "labgrid":
+        return check(a.what or "labgrid", labgrid, a.xml, a.log, a.failed)
+    return check(a.what or "lava", lava, a.log)
 
 
 if __name__ == "__main__":

@@ -3,8 +3,7 @@
 """Run a board's LAVA job (farm/lava/jobs.yaml) on this machine with
 Debian's lava-run.
 
-  run-local.py BOARD IMAGE DEVICE.yaml OUT [--validate] [--cases N
-               [--failed c1,c2,...] [--verdict skip|pass]] [--what TEXT]
+  run-local.py BOARD IMAGE DEVICE.yaml OUT [--validate] [--what TEXT]
 
 The job as jobs.py makes it for a lab, with two changes: its image url is
 file://IMAGE and its device_type that of DEVICE.yaml (a rendered device of
@@ -13,8 +12,8 @@ lava-run's log and output go to OUT/ (emptied first); its scratch folders
 under /srv/tftp and /var/lib/lava/dispatcher/tmp are removed after.
 
 --validate: lava-run --validate only (the dispatcher's pipeline check),
-which must pass.  Else the job runs and its results are checked by
-check-results.py with --cases, --failed and --verdict.  Prints the verdict
+which must pass.  Else the job runs and farm/check.py's lava check compares
+its results with the image's console in lava-run's log.  Prints the verdict
 as one PASS:/FAIL: line; exit status 1 when it fails, 2 on bad usage.
 (tests/tests.cfg runs it: the farm-lava-* tests; docs/farms.md.)"""
 import argparse
@@ -28,6 +27,8 @@ import yaml
 import jobs
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+import check  # noqa: E402  farm/check.py
 SCRATCH = ("/srv/tftp", "/var/lib/lava/dispatcher/tmp")
 
 ap = argparse.ArgumentParser()
@@ -36,14 +37,9 @@ ap.add_argument("image")
 ap.add_argument("device")
 ap.add_argument("out")
 ap.add_argument("--validate", action="store_true")
-ap.add_argument("--cases")
-ap.add_argument("--failed", default="")
-ap.add_argument("--verdict", default="skip")
 ap.add_argument("--what")
 a = ap.parse_args()
 what = a.what or f"lava-run{' --validate' if a.validate else ''} of the {a.board} job on {a.device}"
-if not a.validate and not a.cases:
-    ap.error("--cases is needed unless --validate")
 for path in (a.image, a.device):
     if not os.path.isfile(path):
         print(f"FAIL: {what}: no such file: {path}")
@@ -78,5 +74,4 @@ if a.validate:
     ok = '"case": "validate", "definition": "lava", "result": "pass"' in open(log, errors="replace").read()
     print(f"{'PASS' if ok else 'FAIL'}: {what}: " + ("the pipeline validates" if ok else f"no passing validate case (log {log})"))
     sys.exit(0 if ok else 1)
-sys.exit(subprocess.run([sys.executable, os.path.join(HERE, "check-results.py"), log, "--cases", a.cases,
-                         "--failed", a.failed, "--verdict", a.verdict, "--what", what]).returncode)
+sys.exit(check.check(what, check.lava, log))
