@@ -11,14 +11,20 @@ tests --failed name failed (none when not given); test_groups's
 failed_groups property names the groups that LOG says failed, and its
 failure message holds each one's first case line.
 
-  check.py lava LAVA-RUN-LOG [--what TEXT]
+  check.py lava LAVA-RUN-LOG [--prompt PROMPT] [--what TEXT]
 
 lava-run's JSON log (farm/lava/run-local.py runs this check): the job
 passed; the image's console, as the log holds it, is written next to it
 (console.log) and read; the "wordmerge" test cases are its planned groups
 with their results (a case of no group, an unexpected trap, must be a
 FAIL: line of the console); "pmu_verdict" is a pass where the console says
-the platform traps, a skip where it does not.
+the platform traps, a skip where it does not.  With --prompt (the device's
+bootloader prompt): the console's prompt lines are the commands LAVA typed,
+one each and in order.  lava-run logs what it types into the console's
+stream, so a prompt it answered is followed by its command, and a prompt
+it did not wait for is one line too many: the next command then went out
+while the one before still ran (U-Boot's network loops read the console
+for Ctrl-C and drop what they read).
 
 Prints one PASS:/FAIL: line naming the failed groups; exit status 1 when
 the check fails.
@@ -70,8 +76,8 @@ def labgrid(xml, path, failed_tests=""):
                       + f"; {len(log.plan or [])} groups, failed: {' '.join(failed_groups) or 'none'}")
 
 
-def lava(lava_log):
-    results, cases, console, errors = {}, {}, [], []
+def lava(lava_log, prompt=None):
+    results, cases, console, errors, typed = {}, {}, [], [], []
     with open(lava_log, errors="replace") as f:
         for line in f:
             try:
@@ -85,6 +91,8 @@ def lava(lava_log):
                     cases[(msg.get("extra") or {}).get("test_case_id")] = msg.get("result")
             elif lvl == "target":
                 console.append(str(msg))
+            elif lvl == "input" and str(msg).strip():
+                typed.append(str(msg).strip())
             elif lvl == "error":
                 errors.append(str(msg))
     # lava-run's log escapes the console's double quotes (for YAML).
@@ -104,6 +112,14 @@ def lava(lava_log):
              for c in sorted(set(cases) | set(want)) if cases.get(c) != want.get(c)]
     if wrong:
         problems.append("cases unlike the console: " + ", ".join(wrong))
+    if prompt:
+        at = [l[len(prompt):].strip() for l in console if l.startswith(prompt)]
+        for k, (seen, cmd) in enumerate(zip(at + [None] * len(typed), typed)):
+            if seen != cmd:
+                problems.append(f"U-Boot's prompt {k + 1} is followed by {seen!r}, LAVA's command "
+                                f"{k + 1} is {cmd!r}: a prompt LAVA did not wait for, so "
+                                "that command went out before its own prompt")
+                break
     verdict = results.get(("wordmerge-pmu", "pmu_verdict"))
     if log.verdict is None or verdict != ("pass" if log.verdict == "this platform traps" else "skip"):
         problems.append(f"pmu_verdict {verdict}, the console's verdict {log.verdict}")
@@ -134,12 +150,13 @@ def main():
     lg.add_argument("--failed", default="")
     lv = sub.add_parser("lava")
     lv.add_argument("log")
+    lv.add_argument("--prompt", default=None)
     for p in (lg, lv):
         p.add_argument("--what", default=None)
     a = ap.parse_args()
     if a.engine == "labgrid":
         return check(a.what or "labgrid", labgrid, a.xml, a.log, a.failed)
-    return check(a.what or "lava", lava, a.log)
+    return check(a.what or "lava", lava, a.log, a.prompt)
 
 
 if __name__ == "__main__":
