@@ -1,33 +1,24 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: MIT
-"""Check that a farm engine reported what the image printed: the engine's
-results against the image's console log as tools/wmlog.py reads it (the
-group names come from the log; none are listed here).
+"""Check that a farm engine reported what the image printed: its results
+against the image's console log as tools/wmlog.py reads it (the group
+names come from the log; none are listed here).  One PASS:/FAIL: line,
+naming the failed groups; exit status 1 when the check fails.
 
   check.py labgrid XML LOG [--failed TEST,...] [--what TEXT]
 
-XML is labgrid's pytest JUnit XML, LOG its --wordmerge-log.  Exactly the
-tests --failed name failed (none when not given); test_groups's
-failed_groups property names the groups that LOG says failed, and its
-failure message holds each one's first case line.
+labgrid's pytest JUnit XML and its --wordmerge-log: exactly the tests
+--failed names failed; test_groups's failed_groups property names the
+groups the log says failed, and its message holds each one's first case.
 
   check.py lava LAVA-RUN-LOG [--prompt PROMPT] [--what TEXT]
 
-lava-run's JSON log (farm/lava/run-local.py runs this check): the job
-passed; the image's console, as the log holds it, is written next to it
-(console.log) and read; the "wordmerge" test cases are its planned groups
-with their results (a case of no group, an unexpected trap, must be a
-FAIL: line of the console); "pmu_verdict" is a pass where the console says
-the platform traps, a skip where it does not.  With --prompt (the device's
-bootloader prompt): the console's prompt lines are the commands LAVA typed,
-one each and in order.  lava-run logs what it types into the console's
-stream, so a prompt it answered is followed by its command, and a prompt
-it did not wait for is one line too many: the next command then went out
-while the one before still ran (U-Boot's network loops read the console
-for Ctrl-C and drop what they read).
-
-Prints one PASS:/FAIL: line naming the failed groups; exit status 1 when
-the check fails.
+lava-run's JSON log (run-local.py runs this): the job passed; the console
+it holds (written next to it, console.log) finished its plan; the
+"wordmerge" cases are the planned groups with their results, a case of no
+group (unexpected trap) a FAIL: line; "pmu_verdict" is pass where the
+console says the platform traps, skip where not; with the device's
+bootloader PROMPT, U-Boot printed one prompt per command LAVA typed.
 """
 import argparse
 import json
@@ -113,6 +104,11 @@ def lava(lava_log, prompt=None):
     if wrong:
         problems.append("cases unlike the console: " + ", ".join(wrong))
     if prompt:
+        # lava-run logs what it types into the console's stream: a prompt
+        # it waited for is followed by its command, one it did not is a
+        # line too many, and the next command then went out while the one
+        # before still ran (U-Boot's network loops read the console for
+        # Ctrl-C and drop what they read).
         at = [l[len(prompt):].strip() for l in console if l.startswith(prompt)]
         for k, (seen, cmd) in enumerate(zip(at + [None] * len(typed), typed)):
             if seen != cmd:

@@ -1,20 +1,13 @@
 # SPDX-License-Identifier: MIT
 """Boot the wordmerge image on a labgrid target once per session, read its
-console until the EXIT: line (every wait bounded) and parse it with
+console to the EXIT: line (every wait bounded) and parse it with
 tools/wmlog.py, the one reader of the console protocol (docs/protocol.md).
 
-Two kinds of target (environments in this folder):
-
-- QEMU with the image as -kernel: a QEMUDriver and no UBootDriver
-  (qemu-virt.yaml).  It is powered on, the console read, powered off.
-- a board: a PowerProtocol driver (whatever the lab has), a console
-  (SerialDriver), a UBootDriver, optionally a TFTPProviderDriver
-  (visionfive2.yaml, unmatched.yaml; uboot-qemu.yaml is the same path with
-  QEMU as power and console and U-Boot as its -kernel).  The board is
-  power-cycled, U-Boot's autoboot interrupted (UBootDriver), the image
-  staged on the TFTP server if the target has one, the options'
-  wordmerge_load commands run at the U-Boot prompt, each after the prompt
-  that ends the one before, and then UBootDriver's boot_command (booti).
+A target with a UBootDriver is a board (visionfive2.yaml, unmatched.yaml;
+uboot-qemu.yaml is QEMU + U-Boot as one): it is power-cycled, autoboot
+stopped, the image staged on the TFTP server if there is one, the
+wordmerge_load commands run at the prompt, then boot_command (booti).
+Without one, the QEMUDriver boots the image as -kernel (qemu-virt.yaml).
 
 Options (the environment's `options:`, all optional):
   wordmerge_timeout   seconds from power-on to the EXIT: line (default 300)
@@ -57,11 +50,6 @@ def _exited(console):
     return child is not None and child.poll() is not None
 
 
-def _is_exit(line):
-    m = wmlog.TAG.match(line.rstrip("\r"))
-    return bool(m) and m.group(1) == "EXIT"
-
-
 def _read_until_exit(console, deadline):
     """Everything the console gives until a whole EXIT: line (the protocol's
     last), the deadline, or the end of a QEMU that exited without one; each
@@ -79,10 +67,9 @@ def _read_until_exit(console, deadline):
             continue
         buf += chunk
         end = buf.rfind(b"\n")
-        if end >= start:
-            lines = buf[start:end].decode("utf-8", "replace").split("\n")
-            start = end + 1
-            if any(_is_exit(l) for l in lines):
+        if end >= start:  # whole new lines
+            new, start = buf[start:end].decode("utf-8", "replace").split("\n"), end + 1
+            if any((m := wmlog.TAG.match(l.rstrip("\r"))) and m.group(1) == "EXIT" for l in new):
                 break
     return buf.decode("utf-8", "replace")
 
@@ -116,12 +103,10 @@ def _boot_board(target, deadline):
             shutil.copyfile(path, local)
     power.cycle()
     try:
-        # UBootDriver waits (login_timeout) for U-Boot, stops autoboot with
-        # one key, which leaves one prompt, and checks it with an echo.
-        # run_check types a command only at a prompt and returns at the
-        # next, so no command is typed while the one before (a TFTP
-        # transfer, whose loop reads the console for Ctrl-C and drops
-        # what it reads) still runs.  A failure errors every test.
+        # UBootDriver stops autoboot with one key (one prompt); run_check
+        # types at a prompt and returns at the next, so no command goes out
+        # while a TFTP transfer, whose loop reads the console for Ctrl-C and
+        # drops what it reads, still runs.  A failure errors every test.
         target.activate(uboot)
         for cmd in str(_option(target, "wordmerge_load", "")).split(";"):
             cmd = cmd.strip().replace("{image}", image)

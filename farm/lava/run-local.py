@@ -3,7 +3,7 @@
 """Run a board's LAVA job (farm/lava/jobs.yaml) on this machine with
 Debian's lava-run.
 
-  run-local.py BOARD IMAGE DEVICE.yaml OUT [--validate] [--what TEXT]
+  run-local.py BOARD IMAGE DEVICE.yaml OUT [--validate]
 
 The job as jobs.py makes it for a lab, with two changes: its image url is
 file://IMAGE and its device_type that of DEVICE.yaml (a rendered device of
@@ -29,6 +29,7 @@ import jobs
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 import check  # noqa: E402  farm/check.py
+
 SCRATCH = ("/srv/tftp", "/var/lib/lava/dispatcher/tmp")
 
 ap = argparse.ArgumentParser()
@@ -37,9 +38,8 @@ ap.add_argument("image")
 ap.add_argument("device")
 ap.add_argument("out")
 ap.add_argument("--validate", action="store_true")
-ap.add_argument("--what")
 a = ap.parse_args()
-what = a.what or f"lava-run{' --validate' if a.validate else ''} of the {a.board} job on {a.device}"
+what = f"lava-run{' --validate' if a.validate else ''} of the {a.board} job on {a.device}"
 for path in (a.image, a.device):
     if not os.path.isfile(path):
         print(f"FAIL: {what}: no such file: {path}")
