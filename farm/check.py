@@ -18,11 +18,13 @@ it holds (written next to it, console.log) finished its plan; the
 "wordmerge" cases are the planned groups with their results, a case of no
 group (unexpected trap) a FAIL: line; "pmu_verdict" is pass where the
 console says the platform traps, skip where not; with the device's
-bootloader PROMPT, U-Boot printed one prompt per command LAVA typed.
+bootloader PROMPT, U-Boot printed one prompt per command LAVA typed at it
+(its bootloader-commands action).
 """
 import argparse
 import json
 import os
+import re
 import sys
 import xml.etree.ElementTree as ET
 
@@ -68,7 +70,7 @@ def labgrid(xml, path, failed_tests=""):
 
 
 def lava(lava_log, prompt=None):
-    results, cases, console, errors, typed = {}, {}, [], [], []
+    results, cases, console, errors, typed, at_bootloader = {}, {}, [], [], [], False
     with open(lava_log, errors="replace") as f:
         for line in f:
             try:
@@ -80,9 +82,11 @@ def lava(lava_log, prompt=None):
                 results[(msg.get("definition"), msg.get("case"))] = msg.get("result")
                 if msg.get("definition") == "wordmerge":  # by the name as the image printed it
                     cases[(msg.get("extra") or {}).get("test_case_id")] = msg.get("result")
-            elif lvl == "target":
+            elif lvl in ("target", "feedback"):  # feedback: read after the monitors ended
                 console.append(str(msg))
-            elif lvl == "input" and str(msg).strip():
+            elif lvl == "debug" and re.match(r"(start|end): [0-9.]+ bootloader-commands ", str(msg)):
+                at_bootloader = str(msg).startswith("start")
+            elif lvl == "input" and at_bootloader and str(msg).strip():
                 typed.append(str(msg).strip())
             elif lvl == "error":
                 errors.append(str(msg))
