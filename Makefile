@@ -231,24 +231,25 @@ include tests/bench.mk
 include tests/cycles.mk
 include tools/plugin.mk
 
-# Every Debian package a test needs (tools/deps.sh installs what is missing).
-# gcc -m32 needs gcc-12-multilib, not the gcc-multilib metapackage: Debian
-# 12's gcc-multilib conflicts with the cross compilers, gcc-12-multilib does
-# not.  python3-labgrid, python3-pyelftools, lava-*: Debian's, they import
-# only under /usr/bin/python3, which tools/elf.py, the farm tests of
-# tests/tests.cfg and farm/lava/run-local.py run; tftpd-hpa: LAVA's tftp
-# deploy takes its folder from /etc/default/tftpd-hpa.
-TEST_DEPS := make python3 gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf \
-	opensbi qemu-system-misc gcc clang libclang-rt-14-dev gcc-12-multilib \
-	gcc-s390x-linux-gnu libc6-dev-s390x-cross gcc-powerpc-linux-gnu \
-	libc6-dev-powerpc-cross qemu-user-static device-tree-compiler llvm gnuplot-nox \
-	u-boot-qemu u-boot-tools fdisk dosfstools mtools python3-labgrid lava-common \
-	lava-dispatcher tftpd-hpa python3-pyelftools
+# Every tool a test needs (tools/deps.sh: how each is checked, and its
+# package on Debian, Fedora and Arch; on Debian it installs what is missing).
+# gcc-m32 comes from gcc-12-multilib, not the gcc-multilib metapackage:
+# Debian 12's gcc-multilib conflicts with the cross compilers.  labgrid,
+# pyelftools, lava-*: Debian's, they import only under /usr/bin/python3,
+# which tools/elf.py, the farm tests of tests/tests.cfg and
+# farm/lava/run-local.py run; tftpd-hpa-config:
+# LAVA's tftp deploy takes its folder from /etc/default/tftpd-hpa (the daemon
+# itself is not needed, nor left running).
+TEST_DEPS := make python3 riscv64-unknown-elf-gcc riscv64-unknown-elf-objcopy picolibc \
+	qemu-system-riscv64 qemu-system-riscv32 opensbi-firmware setpriv flock gcc gcc-m32 \
+	clang clang-fuzzer s390x-linux-gnu-gcc s390x-libc powerpc-linux-gnu-gcc powerpc-libc \
+	qemu-s390x-static qemu-ppc-static dtc fdtput llvm-mca gnuplot u-boot-qemu-smode \
+	mkimage sfdisk mkfs.vfat mcopy labgrid pyelftools lava-common lava-run tftpd-hpa-config
 T ?=
 
 .PHONY: test
 test:
-	$(Q)tools/deps.sh $(sort $(TEST_DEPS))
+	$(Q)tools/deps.sh $(TEST_DEPS)
 	$(Q)python3 tests/run.py -O $(O) $(T)
 
 # A recipe that fails leaves no half-written target behind.

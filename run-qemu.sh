@@ -81,7 +81,8 @@ die() {
 	exit 126
 }
 
-top=$(cd "$(dirname "$0")" && pwd)
+# Run through a symlink too: the repository is where the script file is.
+top=$(dirname "$(readlink -f "$0")")
 O=${O:-build}
 case "$O" in /*) odir=$O ;; *) odir=$top/$O ;; esac
 cross=${CROSS_COMPILE:-riscv64-unknown-elf-}
@@ -119,10 +120,13 @@ esac
 [ "$via_uboot" = 0 ] || [ "$machine" = virt ] ||
 	die "--via-uboot boots QEMU virt only (Debian's u-boot-qemu has no sifive_u S-mode build)"
 
-"$top/tools/deps.sh" qemu-system-misc opensbi gcc-riscv64-unknown-elf \
-	picolibc-riscv64-unknown-elf make python3 || die "missing Debian packages (see above)"
-[ "$via_uboot" = 0 ] || "$top/tools/deps.sh" u-boot-qemu u-boot-tools fdisk dosfstools mtools ||
-	die "missing Debian packages for --via-uboot (see above)"
+# The tools this run needs, and no others (tools/deps.sh).
+tools=(qemu-system-riscv64 python3)
+[ "$bios" != default ] || tools+=(opensbi-firmware)
+[ "$build" = 0 ] || tools+=(make "${cross}gcc" picolibc)
+[ "$via_uboot" = 0 ] || tools+=(u-boot-qemu-smode mkimage sfdisk mkfs.vfat mcopy "${cross}objcopy")
+[ "$check_align" = 0 ] || tools+=(make gcc)
+"$top/tools/deps.sh" "${tools[@]}" || die "missing tools (see above)"
 
 if [ "$build" = 1 ]; then
 	make -C "$top" --no-print-directory O="$O" PLATFORM=virt all >&2 ||
