@@ -1,79 +1,89 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 #
-# Build the wordmerge test image (when needed), boot it on QEMU under OpenSBI,
-# mirror the UART to a log and to the terminal (there with the trap report's
-# addresses named from the ELF), print the tables of its benchmark lines
-# (tools/report.py summary), and exit with the image's status (the number
-# in its final "EXIT: STATUS=n" line).
+# Usage: ./run-qemu.sh [options] [-- extra QEMU arguments]
 #
-# Build output goes under $O (environment; default "build", a relative path
-# is relative to the repository top), as with make O=...: the default image
-# $O/virt/wordmerge.elf, the logs $O/run/, the plugin $O/tools/misalign.so.
+# Builds the wordmerge test image $O/virt/wordmerge.elf (when needed), boots
+# it on qemu-system-riscv64 under OpenSBI, mirrors the UART to a log and to
+# the terminal (there with the trap report's addresses named from the ELF by
+# tools/elf.py symbolize), prints the tables of its benchmark lines
+# (tools/report.py summary) and exits with the image's status: the number in
+# its "EXIT: STATUS=n" line.  QEMU is ended as soon as that line is complete,
+# whether or not the device tree names a test finisher (sifive_u has none).
+# This comment is the --help text.
+#
+# Options:
+#   --machine NAME       virt (default) or sifive_u (SiFive U54 model)
+#   --smp N              number of harts, 1..8 (default 1; sifive_u: 5 fixed)
+#   --memory SIZE        RAM size (default 256M)
+#   --timeout SECONDS    give up after this long, at least 1 (default 600)
+#   --silence SECONDS    give up when the image has printed no line this long
+#                        after OpenSBI's first output (default: virt 20,
+#                        sifive_u 30, 30 more with --via-uboot; 0: no bound)
+#   --icount             -icount shift=0: rdcycle/rdinstret count retired
+#                        instructions exactly (what the benchmarks use)
+#   --check-alignment    load the misaligned-access QEMU plugin and print its
+#                        table; fail if lib's functions made any misaligned
+#                        access or the deliberate control was not seen
+#   --elf FILE           boot this RISC-V 64-bit ELF instead of building the
+#                        default one
+#   --log FILE           UART log, raw like a board's serial capture (default
+#                        $O/run/<machine>-smp<N>.log, or <machine>-smp<N>-2.log
+#                        and so on while another run uses that name); the
+#                        terminal shows it through tools/elf.py symbolize
+#                        (sym+offset after the trap report's addresses)
+#   --no-build           do not run make first
+#   --bios FILE          OpenSBI firmware (default: QEMU's bundled "default")
+#   --via-uboot          boot the way a board does: OpenSBI starts Debian's
+#                        S-mode U-Boot for QEMU virt (u-boot-qemu), whose
+#                        distro boot runs boot.scr from a FAT partition of a
+#                        virtio disk: load wordmerge.bin, then booti it with
+#                        U-Boot's device tree (docs/boards.md); virt only
+#   --mttcg              one host thread per hart (QEMU's multi-threaded TCG);
+#                        by default machines with more than one hart run
+#                        round-robin on one thread (-accel tcg,thread=single)
+#   -h, --help           this text
+#
+# Anything after -- is passed to QEMU unchanged.
+#
+# Environment:
+#   O=DIR                build directory, as in make O=DIR (default build;
+#                        relative to the repository top).  Runs that build
+#                        into the same DIR take turns (flock on
+#                        DIR/.build.lock); the image cannot be linked in a
+#                        DIR whose path has a comma
+#   CROSS_COMPILE=PREFIX RISC-V toolchain prefix (default riscv64-unknown-elf-)
+#
+# Tools (tools/deps.sh checks them, and installs them on Debian): a run needs
+# qemu-system-riscv64, OpenSBI's firmware (QEMU's own, for --bios default),
+# /usr/bin/python3 with pyelftools, setpriv and flock; building also make,
+# the cross gcc and picolibc; --via-uboot Debian's U-Boot for QEMU, mkimage,
+# sfdisk, mkfs.vfat, mcopy and the cross objcopy; --check-alignment make and
+# gcc (the plugin).
 #
 # Exit status:
-#   0..n  the image's status: 0 every check passed, 1 a check failed,
-#         2 an unexpected trap, 3 an unusable device tree
-#   124   timeout
-#   125   the run ended without an EXIT: line, or with a status that QEMU's
-#         own exit status contradicts
-#   126   run-qemu.sh's own error: bad usage, a missing tool, the build
-#         failed, an unreadable or non-RISC-V-64 ELF, an unwritable log
+#   0..122  the image's status (its EXIT: STATUS=n line): 0 every check
+#           passed, 1 a check failed, 2 an unexpected trap, 3 an unusable
+#           device tree
+#   123     silence: no line from the image within --silence seconds of
+#           OpenSBI's first output (or of QEMU's start, if QEMU printed
+#           nothing): OpenSBI stopped, or the image prints nothing
+#   124     timeout: no EXIT: line within --timeout seconds
+#   125     the run ended without an EXIT: line, or with a malformed one (a
+#           status above 122 is one), or with a status that QEMU's own exit
+#           status contradicts (QEMU exited by itself through the finisher)
+#   126     run-qemu.sh's own error: bad usage, a missing tool, the build
+#           failed, an unreadable or non-RISC-V-64 ELF, an unwritable log
+#   130     interrupted by SIGINT, 143 by SIGTERM: QEMU and the rest of the run
+#           were ended first (killed with SIGKILL, run-qemu.sh takes QEMU
+#           along: QEMU runs under setpriv --pdeathsig KILL)
 set -u
 
+self=$(readlink -f "$0")
+top=$(dirname "$self")
+
 usage() {
-	cat <<'USAGE'
-Usage: ./run-qemu.sh [options] [-- extra QEMU arguments]
-
-Builds $O/virt/wordmerge.elf if needed, boots it on qemu-system-riscv64
-with OpenSBI, prints the UART output and exits with the image's status.
-
-Options:
-  --machine NAME       virt (default) or sifive_u (SiFive U54 model, no
-                       test finisher: QEMU is stopped once EXIT: appears)
-  --smp N              number of harts (default 1; sifive_u: 5 fixed)
-  --memory SIZE        RAM size (default 256M)
-  --timeout SECONDS    give up after this long, at least 1 (default 600)
-  --icount             -icount shift=0: rdcycle/rdinstret count retired
-                       instructions exactly (what the benchmarks use)
-  --check-alignment    load the misaligned-access QEMU plugin and print its
-                       table; fail if lib's functions made any misaligned
-                       access or the deliberate control was not seen
-  --elf FILE           boot this RISC-V 64-bit ELF instead of building the
-                       default one
-  --log FILE           UART log (default $O/run/<machine>-smp<N>.log), raw
-                       like a board's serial capture; the terminal shows
-                       it through tools/elf.py symbolize (sym+offset after
-                       the trap report's addresses)
-  --no-build           do not run make first
-  --bios FILE          OpenSBI firmware (default: QEMU's bundled "default")
-  --via-uboot          boot the way a board does: OpenSBI starts Debian's
-                       S-mode U-Boot for QEMU virt (u-boot-qemu), whose
-                       distro boot runs boot.scr from a FAT partition of a
-                       virtio disk: load wordmerge.bin, then booti it with
-                       U-Boot's device tree (docs/boards.md); virt only
-  --mttcg              one host thread per hart (QEMU's multi-threaded TCG);
-                       by default machines with more than one hart run
-                       round-robin on one thread (-accel tcg,thread=single)
-  -h, --help           this text
-
-Anything after -- is passed to QEMU unchanged.
-
-Environment:
-  O=DIR                build directory, as in make O=DIR (default build;
-                       relative to the repository top)
-  CROSS_COMPILE=PREFIX RISC-V toolchain prefix (default riscv64-unknown-elf-)
-
-Exit status:
-  0..n   the image's status (its EXIT: STATUS=n line): 0 every check
-         passed, 1 a check failed, 2 an unexpected trap, 3 an unusable
-         device tree
-  124    timeout
-  125    the run ended without an EXIT: line, or with a status that QEMU's
-         exit status contradicts
-  126    run-qemu.sh's own error: bad usage, a missing tool, the build
-         failed, an unreadable or non-RISC-V-64 ELF, an unwritable log
-USAGE
+	awk 'NR > 3 { if (!/^#/) exit; sub(/^# ?/, ""); print }' "$self"
 }
 
 die() {
@@ -81,13 +91,46 @@ die() {
 	exit 126
 }
 
-# Run through a symlink too: the repository is where the script file is.
-top=$(dirname "$(readlink -f "$0")")
+# Everything a run starts, ended by cleanup on any exit, SIGINT and SIGTERM.
+qpid= tpid= spid= mpid= fpid= state=
+stop_qemu() {
+	local i
+	kill -TERM "$qpid" 2>/dev/null || return 0
+	for ((i = 0; i < 50; i++)); do
+		kill -0 "$qpid" 2>/dev/null || return 0
+		sleep 0.1
+	done
+	kill -KILL "$qpid" 2>/dev/null
+}
+cleanup() {
+	[ -z "$mpid" ] || kill "$mpid" 2>/dev/null
+	[ -z "$fpid" ] || kill "$fpid" 2>/dev/null
+	[ -z "$qpid" ] || stop_qemu
+	[ -z "$tpid" ] || kill "$tpid" 2>/dev/null
+	# The symbolizer ends at the end of its input (tail's); one still
+	# waiting for tail to open the FIFO ends by this.
+	[ -z "$spid" ] || { kill "$spid" 2>/dev/null; wait "$spid" 2>/dev/null; }
+	[ -z "$state" ] || rm -rf "$state"
+	mpid= fpid= qpid= tpid= spid= state=
+}
+on_signal() { # INT or TERM
+	trap '' INT TERM
+	echo "run-qemu.sh: interrupted by SIG$1: ending QEMU and the rest of the run${log:+ (log: $log)}" >&2
+	cleanup
+	trap - EXIT "$1"
+	kill -s "$1" $$
+	exit 126 # not reached: the signal ends the shell, its status 128+signal
+}
+log=
+trap cleanup EXIT
+trap 'on_signal INT' INT
+trap 'on_signal TERM' TERM
+
 O=${O:-build}
 case "$O" in /*) odir=$O ;; *) odir=$top/$O ;; esac
 cross=${CROSS_COMPILE:-riscv64-unknown-elf-}
-machine=virt smp=1 memory=256M timeout_s=600 icount=0 check_align=0
-elf= log= build=1 bios=default mttcg=0 via_uboot=0
+machine=virt smp=1 memory=256M timeout_s=600 silence_s= icount=0 check_align=0
+elf= log_given=0 build=1 bios=default mttcg=0 via_uboot=0 uboot=
 extra=()
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -95,10 +138,11 @@ while [ $# -gt 0 ]; do
 	--smp) [ $# -ge 2 ] || die "--smp needs a value"; smp=$2; shift 2 ;;
 	--memory) [ $# -ge 2 ] || die "--memory needs a value"; memory=$2; shift 2 ;;
 	--timeout) [ $# -ge 2 ] || die "--timeout needs a value"; timeout_s=$2; shift 2 ;;
+	--silence) [ $# -ge 2 ] || die "--silence needs a value"; silence_s=$2; shift 2 ;;
 	--icount) icount=1; shift ;;
 	--check-alignment) check_align=1; shift ;;
 	--elf) [ $# -ge 2 ] || die "--elf needs a value"; elf=$2; build=0; shift 2 ;;
-	--log) [ $# -ge 2 ] || die "--log needs a value"; log=$2; shift 2 ;;
+	--log) [ $# -ge 2 ] || die "--log needs a value"; log=$2; log_given=1; shift 2 ;;
 	--no-build) build=0; shift ;;
 	--bios) [ $# -ge 2 ] || die "--bios needs a value"; bios=$2; shift 2 ;;
 	--mttcg) mttcg=1; shift ;;
@@ -109,9 +153,11 @@ while [ $# -gt 0 ]; do
 	esac
 done
 
-case "$smp" in '' | *[!0-9]*) die "--smp takes a number, not '$smp'" ;; esac
-case "$timeout_s" in '' | *[!0-9]*) die "--timeout takes seconds, not '$timeout_s'" ;; esac
-[ "$timeout_s" -ge 1 ] 2>/dev/null || die "--timeout must be at least 1 second, not '$timeout_s'"
+# Plain decimal numbers only: QEMU refuses -smp 08, and shell arithmetic
+# would read a leading zero as octal.
+case "$smp" in '' | *[!0-9]* | 0?*) die "--smp takes a number (decimal, no leading zero), not '$smp'" ;; esac
+case "$timeout_s" in '' | *[!0-9]* | 0?*) die "--timeout takes seconds (decimal, no leading zero), not '$timeout_s'" ;; esac
+[ "$timeout_s" -ge 1 ] || die "--timeout must be at least 1 second, not '$timeout_s'"
 case "$machine" in
 virt) [ "$smp" -ge 1 ] && [ "$smp" -le 8 ] || die "virt: --smp must be 1..8" ;;
 sifive_u) smp=5 ;; # one E51 monitor hart (no S-mode) + four U54s
@@ -119,18 +165,49 @@ sifive_u) smp=5 ;; # one E51 monitor hart (no S-mode) + four U54s
 esac
 [ "$via_uboot" = 0 ] || [ "$machine" = virt ] ||
 	die "--via-uboot boots QEMU virt only (Debian's u-boot-qemu has no sifive_u S-mode build)"
+# The silence bound: QEMU virt's OpenSBI hands over to the image within
+# 0.1 s, sifive_u's (five harts on one thread) within 0.2 s, U-Boot's distro
+# boot takes 3 s more; the bounds leave room for a loaded host.
+if [ -z "$silence_s" ]; then
+	case "$machine" in virt) silence_s=20 ;; sifive_u) silence_s=30 ;; esac
+	[ "$via_uboot" = 0 ] || silence_s=$((silence_s + 30))
+fi
+case "$silence_s" in '' | *[!0-9]* | 0?*) die "--silence takes seconds (decimal, no leading zero; 0: no bound), not '$silence_s'" ;; esac
 
-# The tools this run needs, and no others (tools/deps.sh).
-tools=(qemu-system-riscv64 python3)
+tools=(qemu-system-riscv64 python3 pyelftools setpriv flock)
 [ "$bios" != default ] || tools+=(opensbi-firmware)
 [ "$build" = 0 ] || tools+=(make "${cross}gcc" picolibc)
 [ "$via_uboot" = 0 ] || tools+=(u-boot-qemu-smode mkimage sfdisk mkfs.vfat mcopy "${cross}objcopy")
 [ "$check_align" = 0 ] || tools+=(make gcc)
 "$top/tools/deps.sh" "${tools[@]}" || die "missing tools (see above)"
+case "$bios" in default | none) ;; *) [ -r "$bios" ] || die "cannot read --bios $bios" ;; esac
+
+# make in $odir, one run at a time: a second run waits for the first's make
+# (which leaves it nothing to do) instead of writing the same files at once.
+locked_make() {
+	local rc
+	mkdir -p "$odir" 2>/dev/null || die "cannot create the build folder $odir"
+	exec 9>>"$odir/.build.lock" || die "cannot open the build lock $odir/.build.lock"
+	if ! flock -n 9; then
+		echo "run-qemu.sh: waiting for another build in $odir to end (flock $odir/.build.lock)" >&2
+		flock 9 &
+		fpid=$!
+		wait "$fpid" || die "cannot lock $odir/.build.lock"
+		fpid=
+	fi
+	make -C "$top" --no-print-directory O="$O" "$@" >&2 &
+	mpid=$!
+	wait "$mpid"
+	rc=$?
+	mpid=
+	exec 9>&-
+	return "$rc"
+}
 
 if [ "$build" = 1 ]; then
-	make -C "$top" --no-print-directory O="$O" PLATFORM=virt all >&2 ||
-		die "build failed (make O=$O PLATFORM=virt all)"
+	# The link's -Wl,-Map=FILE would split FILE at a comma.
+	case "$odir" in *,*) die "cannot build in $odir: the image's link splits a path at its commas; use another O= or --no-build --elf FILE" ;; esac
+	locked_make PLATFORM=virt all || die "build failed (make O=$O PLATFORM=virt all)"
 fi
 [ -n "$elf" ] || elf=$odir/virt/wordmerge.elf
 [ -e "$elf" ] || die "no image at $elf (build it with make O=$O, or drop --no-build)"
@@ -147,11 +224,29 @@ fi
 [ -d "$log" ] && die "--log $log is a directory; give a file name"
 logdir=$(dirname "$log")
 mkdir -p "$logdir" 2>/dev/null || die "cannot create the log's folder $logdir"
+# Each run its own log: a run holds a lock on its default log's name (fd 8,
+# which QEMU and the run's other processes keep open until they end), and a
+# run that finds the name taken uses NAME-2.log, NAME-3.log, ...  A log given
+# with --log is the caller's to keep apart.
+if [ "$log_given" = 0 ]; then
+	base=${log%.log} n=1
+	while :; do
+		exec 8>>"$log.lock" || die "cannot open the log's lock $log.lock"
+		flock -n 8 && break
+		n=$((n + 1))
+		[ "$n" -le 100 ] || die "no free log name in $logdir (100 runs at once?)"
+		log=$base-$n.log
+	done
+fi
 [ "$log" -ef "$elf" ] && die "--log $log is the ELF being booted"
 { : >"$log"; } 2>/dev/null || die "cannot write the log $log"
 # Read back after the run: it must be a plain file that the truncation emptied.
 [ -f "$log" ] && [ -z "$(head -c 1 "$log" 2>/dev/null)" ] ||
 	die "--log $log is not a plain file that run-qemu.sh can write and read back"
+
+# QEMU's option syntax (-drive, -plugin): a comma inside a value is written
+# as two.
+qopt() { printf '%s' "${1//,/,,}"; }
 
 qemu_args=(-M "$machine" -m "$memory" -smp "$smp" -nographic -monitor none
 	-bios "$bios")
@@ -177,7 +272,7 @@ if [ "$via_uboot" = 1 ]; then
 		mcopy -i "$ubdir/disk.img@@1M" "$ubdir/wordmerge.bin" "$ubdir/boot.scr" ::; } \
 		>"$ubdir/make-disk.log" 2>&1 ||
 		die "cannot make the boot disk in $ubdir (see $ubdir/make-disk.log)"
-	qemu_args+=(-kernel "$uboot" -drive "file=$ubdir/disk.img,format=raw,if=virtio")
+	qemu_args+=(-kernel "$uboot" -drive "file=$(qopt "$ubdir/disk.img"),format=raw,if=virtio")
 else
 	qemu_args+=(-kernel "$elf")
 fi
@@ -189,54 +284,99 @@ fi
 [ "$smp" -gt 1 ] && [ "$mttcg" = 0 ] && qemu_args+=(-accel tcg,thread=single)
 raw=
 if [ "$check_align" = 1 ]; then
-	make -C "$top" --no-print-directory O="$O" misalign-plugin >&2 ||
-		die "plugin build failed (make O=$O misalign-plugin)"
+	locked_make misalign-plugin || die "plugin build failed (make O=$O misalign-plugin)"
 	raw=$log.misalign
 	[ -d "$raw" ] && die "the plugin's output $raw is a directory"
 	{ : >"$raw"; } 2>/dev/null || die "cannot write the plugin's output $raw"
-	qemu_args+=(-plugin "file=$odir/tools/misalign.so,out=$raw,summary=off")
+	qemu_args+=(-plugin "file=$(qopt "$odir/tools/misalign.so"),out=$(qopt "$raw"),summary=off")
 fi
 qemu_args+=("${extra[@]}")
 
-# Machines with a "sifive,test0" finisher that the image uses: QEMU's exit
-# status is the image's.  Elsewhere we stop QEMU once EXIT: has appeared.
+# Machines with a "sifive,test0" finisher that the image uses: QEMU exits by
+# itself right after the EXIT: line, with the image's status.
 has_finisher=0
 [ "$machine" = virt ] && has_finisher=1
 
+# The image's first line (or, should it trap early, its trap report).
+image_line='^(wordmerge test image:|BANNER:|TRAP:|EXIT:)'
+# A complete (newline-ended) EXIT: line near the end of the log: the image
+# prints nothing after it.
+exit_line_done() {
+	local chunk
+	chunk=$(tail -c 65536 "$log" 2>/dev/null; echo .)
+	chunk=${chunk%.}
+	[[ $chunk == *$'\n' ]] || chunk=${chunk%$'\n'*}
+	grep -aqE '^EXIT: STATUS=[0-9]+'$'\r''?$' <<<"$chunk"
+}
+
+state=$(mktemp -d "${TMPDIR:-/tmp}/run-qemu.XXXXXX") || die "cannot make a temporary folder"
+mkfifo "$state/uart" || die "cannot make a FIFO in $state"
 echo "run-qemu.sh: qemu-system-riscv64 ${qemu_args[*]}" >&2
-qemu-system-riscv64 "${qemu_args[@]}" </dev/null >"$log" 2>&1 &
+setpriv --pdeathsig KILL qemu-system-riscv64 "${qemu_args[@]}" </dev/null >"$log" 2>&1 &
 qpid=$!
 # The log stays what the UART said, as a board's serial capture would; the
 # terminal gets it with the trap report's addresses named from the ELF
 # (tools/elf.py symbolize: "sepc=0x... <sym+0x...>").  Should the
 # symbolizer fail, cat passes the rest through raw; the status below is
-# read from the log either way.
-tail -n +1 -f --pid="$qpid" "$log" |
-	{ /usr/bin/python3 "$top/tools/elf.py" symbolize "$elf" || cat; } &
+# read from the log either way.  tail ends once QEMU has (--pid), or with
+# this shell (--pdeathsig); the symbolizer at the end of tail's output.
+{ /usr/bin/python3 "$top/tools/elf.py" symbolize "$elf" || cat; } <"$state/uart" &
+spid=$!
+setpriv --pdeathsig KILL tail -n +1 -s 0.2 -f --pid="$qpid" "$log" >"$state/uart" 2>/dev/null &
 tpid=$!
 
-start=$SECONDS timed_out=0 stopped=0
-while kill -0 "$qpid" 2>/dev/null; do
-	if [ $((SECONDS - start)) -ge "$timeout_s" ]; then
-		timed_out=1
-		kill "$qpid" 2>/dev/null
+start=$SECONDS out_at= image_seen=0 exit_seen=0 after_exit=0 ended=
+while :; do
+	if ! kill -0 "$qpid" 2>/dev/null; then
+		ended=exited
 		break
 	fi
-	if [ "$has_finisher" = 0 ] && grep -q '^EXIT: STATUS=' "$log"; then
-		sleep 1 # let the last lines through
-		stopped=1
-		kill "$qpid" 2>/dev/null
+	[ "$exit_seen" = 1 ] || ! exit_line_done || exit_seen=1
+	if [ "$exit_seen" = 1 ]; then
+		# With a finisher QEMU exits by itself: give it 2 s to, so that
+		# its status can be checked; without one, stop QEMU now.
+		after_exit=$((after_exit + 1))
+		if [ "$has_finisher" = 0 ] || [ "$after_exit" -gt 10 ]; then
+			ended=stopped
+			break
+		fi
+	elif [ $((SECONDS - start)) -gt "$timeout_s" ]; then
+		ended=timeout
 		break
+	elif [ "$image_seen" = 0 ]; then
+		[ -n "$out_at" ] || { [ -s "$log" ] && out_at=$SECONDS; }
+		if grep -aqE "$image_line" "$log"; then
+			image_seen=1
+		elif [ "$silence_s" != 0 ] && [ $((SECONDS - ${out_at:-$start})) -gt "$silence_s" ]; then
+			ended=silence
+			break
+		fi
 	fi
 	sleep 0.2
 done
+[ "$ended" = exited ] || stop_qemu
 wait "$qpid"
 qemu_rc=$?
+qpid=
+# tail ends within 0.2 s of QEMU; the symbolizer then prints the rest.
 wait "$tpid" 2>/dev/null
+tpid=
+wait "$spid" 2>/dev/null
+spid=
+[ "$ended" = stopped ] &&
+	echo "run-qemu.sh: QEMU stopped after the image's EXIT: line (no finisher ended it)" >&2
 
-if [ "$timed_out" = 1 ]; then
+if [ "$ended" = timeout ]; then
 	echo "run-qemu.sh: error: timeout after ${timeout_s}s without an EXIT: line (log: $log)" >&2
 	exit 124
+fi
+if [ "$ended" = silence ]; then
+	if [ -z "$out_at" ]; then
+		echo "run-qemu.sh: error: silence: QEMU printed nothing at all within ${silence_s}s of its start (--silence; log: $log)" >&2
+	else
+		echo "run-qemu.sh: error: silence: no line from the image within ${silence_s}s of OpenSBI's first output: OpenSBI${uboot:+ or U-Boot} stopped, or the image prints nothing (--silence; log: $log)" >&2
+	fi
+	exit 123
 fi
 line=$(tr -d '\r' <"$log" | grep -a '^EXIT: STATUS=' | tail -n 1)
 if [ -z "$line" ]; then
@@ -244,8 +384,12 @@ if [ -z "$line" ]; then
 	exit 125
 fi
 status=${line#EXIT: STATUS=}
-case "$status" in '' | *[!0-9]*) echo "run-qemu.sh: error: malformed line '$line' (log: $log)" >&2; exit 125 ;; esac
-if [ "$has_finisher" = 1 ] && [ "$stopped" = 0 ] && [ "$qemu_rc" != "$status" ]; then
+case "$status" in '' | *[!0-9]* | 0?*) echo "run-qemu.sh: error: malformed line '$line' (log: $log)" >&2; exit 125 ;; esac
+if [ "${#status}" -gt 3 ] || [ "$status" -gt 122 ]; then
+	echo "run-qemu.sh: error: the image's status $status is not 0..122, whose meaning is the image's (log: $log)" >&2
+	exit 125
+fi
+if [ "$has_finisher" = 1 ] && [ "$ended" = exited ] && [ "$qemu_rc" != "$status" ]; then
 	echo "run-qemu.sh: error: the image said STATUS=$status but QEMU exited $qemu_rc (log: $log)" >&2
 	exit 125
 fi
