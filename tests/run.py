@@ -3,12 +3,22 @@
 """Run the tests of tests/tests.cfg: build what they need, run them in
 parallel, print one PASS:/FAIL:/SKIP: line each and a final tally.
 
-Usage: tests/run.py [-j N] [-O DIR] [--list] [NAME|GROUP ...]
+Usage: tests/run.py [-j N] [-O DIR] [--backstop S] [--table FILE] [--list]
+                    [NAME|GROUP ...]
 
-`make test` calls it after installing the Debian packages; `make test
+`make test` calls it after checking the tools (tools/deps.sh); `make test
 T="NAME|GROUP ..."` passes the filter.  A name or group that matches no
 entry is an error.  Exit status: 0 all selected tests passed (or were
-skipped), 1 a test failed, 2 bad usage or a bad table.
+skipped), 1 a test failed or timed out, 2 bad usage or a bad table, 130 or
+143 interrupted by SIGINT or SIGTERM.
+
+Every test and build runs in a process group of its own; run.py ends the
+whole group when it ends (whatever the command left behind in it), when the
+backstop (--backstop, default 900 s: every tool has its own timeout, this
+is the last) runs out, and on SIGINT or SIGTERM, which end the run: the
+running tests and builds are stopped (SIGTERM, SIGKILL 10 s later), one
+line says so, and no verdict is given.  A test stopped by the backstop is a
+TIMEOUT: line, counted as failed, whatever status it was meant to end with.
 
 The table (tests/tests.cfg, its header says more): one test a line, its
 columns split as a shell splits words:
@@ -25,9 +35,9 @@ are made in one make).  command: run by bash in the repository top, with
   LOG   $T/run.log                   ELF  $B/virt/wordmerge.elf
   boot  a function: ./run-qemu.sh --no-build --timeout 300 --elf $ELF
         --log $LOG, then its own arguments (later options win)
-status: the exit status the command must end with, or !0 for any but 0;
-77 from a test that expects another status means SKIP (its SKIP: line
-says why).  expect: extended regexes (Python's re) that some line of the
+status: the exit status the command must end with, 0..255, or !0 for any
+but 0; 77 from a test that expects another status means SKIP (its SKIP:
+line says why).  expect: extended regexes (Python's re) that some line of the
 output must match; `!RE` no line may match; `N*RE` exactly N lines match.
 A test that must end with 0 must print no line starting with FAIL:.
 """
@@ -65,8 +75,9 @@ class Test:
             raise TableError(f"line {lineno}: bad test name {self.name!r}")
         self.groups = groups.split(",")
         self.build = [] if build == "-" else build.split()
-        if not re.fullmatch(r"!0|[0-9]+", status):
-            raise TableError(f"line {lineno}: status must be a number or !0, not {status!r}")
+        # An exit status is a byte: 300 could never be seen.
+        if not (status == "!0" or re.fullmatch(r"[0-9]{1,3}", status) and int(status) <= 255):
+            raise TableError(f"line {lineno}: status must be 0..255 or !0, not {status!r}")
         self.status = status
         self.expect = []
         for e in fields[5:]:
@@ -129,6 +140,12 @@ def child_env():
 
 
 print_lock = threading.Lock()
+# The children running now (Popen object: the test or build it is, each in
+# a process group of its own) and the signal that interrupted the run, if
+# one did; a child is started only while no signal has come, under the lock.
+children_lock = threading.Lock()
+children = {}
+interrupted = []
 
 
 def say(text):
@@ -136,21 +153,41 @@ def say(text):
         print(text, flush=True)
 
 
-def run(cmd, log, env, timeout):
+def killpg(pgid, sig):
+    try:
+        os.killpg(pgid, sig)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def run(cmd, log, env, timeout, name):
     """Run cmd (a list) in its own process group, output to log; returns
-    (status, seconds); status 124 on timeout."""
+    (status, seconds, how): how is None, "timeout" (killed by the backstop;
+    status None) or "interrupted" (the run was interrupted meanwhile)."""
     start = time.monotonic()
     with open(log, "wb") as f:
-        p = subprocess.Popen(cmd, cwd=TOP, env=env, stdin=subprocess.DEVNULL,
-                             stdout=f, stderr=subprocess.STDOUT, start_new_session=True)
+        with children_lock:
+            if interrupted:
+                return None, 0.0, "interrupted"
+            p = subprocess.Popen(cmd, cwd=TOP, env=env, stdin=subprocess.DEVNULL,
+                                 stdout=f, stderr=subprocess.STDOUT, start_new_session=True)
+            children[p] = name
+        how = None
         try:
             rc = p.wait(timeout)
         except subprocess.TimeoutExpired:
-            os.killpg(p.pid, signal.SIGKILL)
+            killpg(p.pid, signal.SIGKILL)
             p.wait()
-            f.write(f"\nrun.py: killed after {timeout} s\n".encode())
-            rc = 124
-    return rc, time.monotonic() - start
+            f.write(f"\nrun.py: TIMEOUT: killed after {timeout} s\n".encode())
+            rc, how = None, "timeout"
+        finally:
+            # Whatever the command left running in its group ends with it.
+            killpg(p.pid, signal.SIGKILL)
+            with children_lock:
+                children.pop(p, None)
+                if interrupted:
+                    how = "interrupted"
+    return rc, time.monotonic() - start, how
 
 
 def tail(path, n=15):
@@ -159,12 +196,16 @@ def tail(path, n=15):
     return "\n".join("  | " + l[:200] for l in lines[-n:])
 
 
-def do_build(out, d, variables, targets, env):
+def do_build(out, d, variables, targets, env, backstop):
     name = (os.path.basename(d) if d != out else "main") + "-" + "-".join(targets)
     log = os.path.join(out, "tests", "build", re.sub(r"[^A-Za-z0-9.+_-]", "-", name) + ".log")
     os.makedirs(os.path.dirname(log), exist_ok=True)
     cmd = ["make", "--no-print-directory", "O=" + d] + variables + targets
-    rc, secs = run(cmd, log, env, BACKSTOP_S)
+    rc, secs, how = run(cmd, log, env, backstop, "build " + name)
+    if how == "interrupted":
+        return how
+    if how == "timeout":
+        return f"`{shlex.join(cmd)}` TIMEOUT: killed by run.py after {backstop} s (log {log}):\n{tail(log)}"
     if rc:
         return f"`{shlex.join(cmd)}` failed (status {rc}, log {log}):\n{tail(log)}"
     say(f"  BUILD   {d}: {' '.join(variables + targets)} ({secs:.0f} s)")
@@ -199,7 +240,7 @@ def judge(t, rc, text):
     return "PASS", shown.strip()[:160]
 
 
-def do_test(t, out, env, durations):
+def do_test(t, out, env, durations, backstop):
     d = build_dir(out, t.vars)
     tdir = os.path.join(out, "tests", t.name)
     shutil.rmtree(tdir, ignore_errors=True)
@@ -208,8 +249,15 @@ def do_test(t, out, env, durations):
     tenv = dict(env, O=ab(out), B=ab(d), T=ab(tdir), LOG=ab(os.path.join(tdir, "run.log")),
                 ELF=ab(os.path.join(d, "virt", "wordmerge.elf")))
     outfile = os.path.join(tdir, "out")
-    rc, secs = run(["bash", "-c", "set -o pipefail\n" + BOOT + t.cmd], outfile, tenv, BACKSTOP_S)
+    rc, secs, how = run(["bash", "-c", "set -o pipefail\n" + BOOT + t.cmd], outfile, tenv, backstop, t.name)
+    if how == "interrupted":
+        return how
     durations[t.name] = secs
+    if how == "timeout":
+        # Never a status: an expected 124 must not pass by hanging.
+        say("\n".join([tail(outfile), f"TIMEOUT: {t.name}: killed by run.py after {backstop} s, "
+                       f"its own timeouts did not end it (output {outfile})"]))
+        return "TIMEOUT"
     with open(outfile, "rb") as f:
         verdict, why = judge(t, rc, f.read().decode("utf-8", "replace"))
     if verdict == "FAIL":
@@ -221,13 +269,22 @@ def do_test(t, out, env, durations):
 
 def main():
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)     # tests/run.py --list | head
+    # SIGINT (a terminal's Ctrl-C) and SIGTERM (timeout(1), a CI's cancel)
+    # reach run.py but not its children, each in a session of its own: the
+    # main loop below ends them.
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, lambda signum, frame: interrupted.append(signum))
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("-j", type=int, default=default_jobs(), help="tests at once (default: make -j, else cores)")
     ap.add_argument("-O", default="build", help="main build directory (default build)")
     ap.add_argument("--table", default=CFG)
+    ap.add_argument("--backstop", type=int, default=BACKSTOP_S, metavar="S",
+                    help=f"end a test or build after S seconds (default {BACKSTOP_S})")
     ap.add_argument("--list", action="store_true", help="list the selected tests and stop")
     ap.add_argument("select", nargs="*", help="test names or groups (default: all)")
     a = ap.parse_args()
+    if a.backstop < 1:
+        ap.error("--backstop must be at least 1 second")
     try:
         tests = read_table(a.table)
     except (OSError, TableError) as err:
@@ -271,7 +328,7 @@ def main():
                 sets.append(key[1])
         waiting.setdefault(key, []).append(t)
     queue = [(0, i, "build", d) for i, d in enumerate(builds)]
-    tally = {"PASS": 0, "FAIL": 0, "SKIP": 0}
+    tally = {"PASS": 0, "FAIL": 0, "SKIP": 0, "TIMEOUT": 0}
     cond = threading.Condition()
     busy = [0]
 
@@ -283,9 +340,9 @@ def main():
     def worker():
         while True:
             with cond:
-                while not queue and busy[0]:
+                while not queue and busy[0] and not interrupted:
                     cond.wait()
-                if not queue:
+                if not queue or interrupted:
                     cond.notify_all()
                     return
                 _, _, kind, item = queue.pop(0)
@@ -293,7 +350,9 @@ def main():
             if kind == "build":
                 variables, sets = builds[item]
                 for targets in sets:
-                    why = do_build(out, item, variables, list(targets), env)
+                    why = do_build(out, item, variables, list(targets), env, a.backstop)
+                    if why == "interrupted":
+                        break
                     with cond:
                         if why:
                             say(f"FAIL: build {item} {' '.join(targets)}: {why}")
@@ -303,9 +362,10 @@ def main():
                         ready((item, targets))
                         cond.notify_all()
             else:
-                v = do_test(item, out, env, durations)
+                v = do_test(item, out, env, durations, a.backstop)
                 with cond:
-                    tally[v] += 1
+                    if v != "interrupted":
+                        tally[v] += 1
             with cond:
                 busy[0] -= 1
                 cond.notify_all()
@@ -314,16 +374,38 @@ def main():
     threads = [threading.Thread(target=worker) for _ in range(max(1, a.j))]
     for th in threads:
         th.start()
-    for th in threads:
-        th.join()
+    stopped, stopped_at = [], None
+    while any(th.is_alive() for th in threads):
+        next(th for th in threads if th.is_alive()).join(0.2)
+        if interrupted and stopped_at is None:
+            # Stop every running test and build (its whole process
+            # group), start nothing more.
+            stopped_at = time.monotonic()
+            with children_lock:
+                stopped = sorted(children.values())
+                for p in children:
+                    killpg(p.pid, signal.SIGTERM)
+            with cond:
+                cond.notify_all()
+        elif stopped_at is not None and time.monotonic() - stopped_at > 10:
+            with children_lock:
+                for p in children:
+                    killpg(p.pid, signal.SIGKILL)
+    if interrupted:
+        name = signal.Signals(interrupted[0]).name
+        print(f"run.py: interrupted by {name}: ended what was running ({', '.join(stopped) or 'nothing'}); "
+              f"no verdict ({tally['PASS']} passed, {tally['FAIL'] + tally['TIMEOUT']} failed before that)",
+              flush=True)
+        return 128 + interrupted[0]
     with open(tfile + ".tmp", "w", encoding="utf-8") as f:
         f.writelines(f"{n} {s:.1f}\n" for n, s in sorted(durations.items()))
     os.replace(tfile + ".tmp", tfile)
     secs = time.monotonic() - start
     skipped = f", {tally['SKIP']} skipped" if tally["SKIP"] else ""
-    print(f"{tally['PASS']} passed, {tally['FAIL']} failed{skipped} "
-          f"({len(tests)} tests, {secs / 60:.1f} min, -j{a.j})")
-    return 1 if tally["FAIL"] else 0
+    timed_out = f", {tally['TIMEOUT']} of them timed out" if tally["TIMEOUT"] else ""
+    print(f"{tally['PASS']} passed, {tally['FAIL'] + tally['TIMEOUT']} failed{skipped} "
+          f"({len(tests)} tests{timed_out}, {secs / 60:.1f} min, -j{a.j})")
+    return 1 if tally["FAIL"] or tally["TIMEOUT"] else 0
 
 
 if __name__ == "__main__":
