@@ -246,11 +246,14 @@ TEST_DEPS := make python3 riscv64-unknown-elf-gcc riscv64-unknown-elf-objcopy pi
 	qemu-s390x-static qemu-ppc-static dtc fdtput llvm-mca gnuplot u-boot-qemu-smode \
 	mkimage sfdisk mkfs.vfat mcopy labgrid pyelftools lava-common lava-run tftpd-hpa-config
 T ?=
+# The table of tests (tests/stand-in/interrupt.cfg: the tests that interrupt
+# make test run it).
+TEST_TABLE ?= tests/tests.cfg
 
 .PHONY: test
 test:
 	$(Q)tools/deps.sh $(TEST_DEPS)
-	$(Q)python3 tests/run.py -O $(O) $(T)
+	$(Q)python3 tests/run.py -O $(O) --table $(TEST_TABLE) $(T)
 
 # A recipe that fails leaves no half-written target behind.
 .DELETE_ON_ERROR:
