@@ -240,7 +240,8 @@ include tools/plugin.mk
 # farm/lava/run-local.py run; tftpd-hpa-config:
 # LAVA's tftp deploy takes its folder from /etc/default/tftpd-hpa (the daemon
 # itself is not needed, nor left running).
-TEST_DEPS := make python3 riscv64-unknown-elf-gcc riscv64-unknown-elf-objcopy picolibc \
+TEST_DEPS := make python3 riscv64-unknown-elf-gcc riscv64-unknown-elf-objcopy \
+	riscv64-unknown-elf-readelf picolibc \
 	qemu-system-riscv64 qemu-system-riscv32 opensbi-firmware setpriv flock gcc gcc-m32 \
 	clang clang-fuzzer s390x-linux-gnu-gcc s390x-libc powerpc-linux-gnu-gcc powerpc-libc \
 	qemu-s390x-static qemu-ppc-static dtc fdtput llvm-mca gnuplot u-boot-qemu-smode \

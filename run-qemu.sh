@@ -56,10 +56,11 @@
 #
 # Tools (tools/deps.sh checks them, and installs them on Debian): a run needs
 # qemu-system-riscv64, OpenSBI's firmware (QEMU's own, for --bios default),
-# /usr/bin/python3 with pyelftools, setpriv and flock; building also make,
-# the cross gcc and picolibc; --via-uboot Debian's U-Boot for QEMU, mkimage,
-# sfdisk, mkfs.vfat, mcopy and the cross objcopy; --check-alignment make and
-# gcc (the plugin).
+# /usr/bin/python3 with pyelftools, setpriv, flock and the cross readelf
+# (tools/report.py reads the build id with it); building also make, the
+# cross gcc and picolibc; --via-uboot Debian's U-Boot for QEMU, mkimage,
+# sfdisk, mkfs.vfat, mcopy and the cross objcopy; --check-alignment make
+# and gcc (the plugin).
 #
 # Exit status:
 #   0..122  the image's status (its EXIT: STATUS=n line): 0 every check
@@ -174,7 +175,7 @@ if [ -z "$silence_s" ]; then
 fi
 case "$silence_s" in '' | *[!0-9]* | 0?*) die "--silence takes seconds (decimal, no leading zero; 0: no bound), not '$silence_s'" ;; esac
 
-tools=(qemu-system-riscv64 python3 pyelftools setpriv flock)
+tools=(qemu-system-riscv64 python3 pyelftools setpriv flock "${READELF:-${cross}readelf}")
 [ "$bios" != default ] || tools+=(opensbi-firmware)
 [ "$build" = 0 ] || tools+=(make "${cross}gcc" picolibc)
 [ "$via_uboot" = 0 ] || tools+=(u-boot-qemu-smode mkimage sfdisk mkfs.vfat mcopy "${cross}objcopy")

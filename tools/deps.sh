@@ -36,6 +36,7 @@ flock                   | -                                 | util-linux        
 make                    | -                                 | make                         | make                   | make
 riscv64-unknown-elf-gcc | -                                 | gcc-riscv64-unknown-elf      | -                      | riscv64-elf-gcc
 riscv64-unknown-elf-objcopy | -                             | binutils-riscv64-unknown-elf | -                      | riscv64-elf-binutils
+riscv64-unknown-elf-readelf | -                             | binutils-riscv64-unknown-elf | -                      | riscv64-elf-binutils
 picolibc                | cross_file picolibc.specs         | picolibc-riscv64-unknown-elf | -                      | -
 u-boot-qemu-smode       | test -r /usr/lib/u-boot/qemu-riscv64_smode/uboot.elf | u-boot-qemu | -             | -
 mkimage                 | -                                 | u-boot-tools                 | uboot-tools            | uboot-tools
