@@ -44,7 +44,7 @@ import os
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
 import cycles  # noqa: E402  (tools/cycles.py)
 
 ITERS, K_SHORT, K_LONG = 4, 4, 12      # as in start.S
