@@ -9,7 +9,7 @@
 #        plugin, which records every instruction of every timed call, and
 #        models each call on LLVM's SiFive U74 and U54 pipeline models
 #        (llvm-mca).  Prints the table; the CSV is $(O)/cycles/cycles.csv
-#        (format: tools/cycles.py), the image's log and the trace beside it.
+#        (format: docs/benchmarks.md), the image's log and the trace beside it.
 #   make cycles-wordmerge
 #        the same for wordmerge's cells only: $(O)/cycles/cycles-wordmerge.csv
 #        (make bench-check uses it).
