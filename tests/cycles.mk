@@ -9,7 +9,7 @@
 #        plugin, which records every instruction of every timed call, and
 #        models each call on LLVM's SiFive U74 and U54 pipeline models
 #        (llvm-mca).  Prints the table; the CSV is $(O)/cycles/cycles.csv
-#        (format: tools/cycles.py), the image's log and the trace beside it.
+#        (format: docs/benchmarks.md), the image's log and the trace beside it.
 #   make cycles-wordmerge
 #        the same for wordmerge's cells only: $(O)/cycles/cycles-wordmerge.csv
 #        (make bench-check uses it).
@@ -86,18 +86,18 @@ cycles-wordmerge: cycles-trace
 	$(Q)$(MAKE) --no-print-directory $(CYCLES_WM_CSV)
 	$(Q)[ "$(CYCLES_TABLE)" = 0 ] || $(CYCLES_PY) table $(CYCLES_WM_CSV)
 
-# ---- the selftest's guest (tools/cycles-selftest/: the chain, plugin,
+# ---- the selftest's guest (tests/cycles-selftest/: the chain, plugin,
 # conversion and llvm-mca, on instructions whose counts and cycles are worked
 # out by hand; the test cycles-selftest of tests/tests.cfg runs it) ----------
-CYCLES_ST_ELF := $(O)/tools/cycles-selftest/selftest.elf
+CYCLES_ST_ELF := $(O)/cycles-selftest/selftest.elf
 .PHONY: trace-plugin cycles-selftest-guest
 trace-plugin: $(TRACE_PLUGIN)
 cycles-selftest-guest: $(CYCLES_ST_ELF)
-$(CYCLES_ST_ELF): tools/cycles-selftest/start.S tools/cycles-selftest/link.ld
+$(CYCLES_ST_ELF): tests/cycles-selftest/start.S tests/cycles-selftest/link.ld
 	@mkdir -p $(@D)
 	$(quiet) CC $@
 	$(Q)$(CC) -march=rv64imac_zicsr -mabi=lp64 -mcmodel=medany -nostdlib -nostartfiles \
-		-Wl,--no-warn-rwx-segments -T tools/cycles-selftest/link.ld -o $@ $<
+		-Wl,--no-warn-rwx-segments -T tests/cycles-selftest/link.ld -o $@ $<
 
 # The lib of another revision, against this tree's.
 CYCLES_BASE_O := $(O)/cycles-base

@@ -20,6 +20,13 @@
 #define K_SHORT 4
 #define K_LONG  12
 
+/* A global function (tools/cycles.py finds the harness and the mark by name). */
+.macro FUNC name
+    .globl  \name
+    .type   \name, @function
+\name:
+.endm
+
     .section .text.start, "ax", @progbits
     .globl _start
 _start:
@@ -67,9 +74,7 @@ run:
  * TIME_CALL does.  tools/cycles.py finds the two csrr and drops the jalr
  * (this function's only instruction inside the window).
  */
-    .globl  timed
-    .type   timed, @function
-timed:
+FUNC timed
     mv      s11, ra
     csrr    t6, instret
     jalr    a5
@@ -78,17 +83,13 @@ timed:
     ret
     .size   timed, . - timed
 
-    .globl  trace_start
-    .type   trace_start, @function
-trace_start:
+FUNC trace_start
     ret
     .size   trace_start, . - trace_start
 
 /* A chain of dependent loads: each ld needs the previous one's result. */
 .macro DEP_LOADS k
-    .globl  dep_loads_\k
-    .type   dep_loads_\k, @function
-dep_loads_\k:
+FUNC dep_loads_\k
 1:  ld      a2, 0(a2)
     addi    a0, a0, -1              /* fills the U54's load-use bubble */
     .rept   \k - 1
@@ -100,46 +101,29 @@ dep_loads_\k:
 .endm
 
 /*
- * Pairs of independent ALU instructions; the second of each is a 4-byte
- * encoding that has a 2-byte form (the round trip must not compress it).
+ * K pairs of two instructions, the second a 4-byte encoding: alu_pairs,
+ * independent ALU instructions, the second with a 2-byte form that the round
+ * trip must not compress; ld_st, a load immediately followed by the store of
+ * its result.
  */
-.macro ALU_PAIRS k
-    .globl  alu_pairs_\k
-    .type   alu_pairs_\k, @function
-alu_pairs_\k:
+.macro PAIRS name, k, first, second
+FUNC \name\()_\k
 1:  addi    a0, a0, -1
     .rept   \k
-    li      t0, 1
+    \first
     .option push
     .option norvc
-    li      t1, 2
+    \second
     .option pop
     .endr
     bnez    a0, 1b
     ret
-    .size   alu_pairs_\k, . - alu_pairs_\k
-.endm
-
-/* A load immediately followed by the store of its result. */
-.macro LD_ST k
-    .globl  ld_st_\k
-    .type   ld_st_\k, @function
-ld_st_\k:
-1:  addi    a0, a0, -1
-    .rept   \k
-    ld      t0, 0(a1)
-    sd      t0, 8(a1)
-    .endr
-    bnez    a0, 1b
-    ret
-    .size   ld_st_\k, . - ld_st_\k
+    .size   \name\()_\k, . - \name\()_\k
 .endm
 
 /* Linking calls (jal ra) of a function that only returns. */
 .macro CALLS k
-    .globl  calls_\k
-    .type   calls_\k, @function
-calls_\k:
+FUNC calls_\k
     mv      s10, ra
 1:  addi    a0, a0, -1
     .rept   \k
@@ -154,16 +138,14 @@ calls_\k:
     .text
     DEP_LOADS K_SHORT
     DEP_LOADS K_LONG
-    ALU_PAIRS K_SHORT
-    ALU_PAIRS K_LONG
-    LD_ST K_SHORT
-    LD_ST K_LONG
+    PAIRS alu_pairs, K_SHORT, "li t0, 1", "li t1, 2"
+    PAIRS alu_pairs, K_LONG, "li t0, 1", "li t1, 2"
+    PAIRS ld_st, K_SHORT, "ld t0, 0(a1)", "sd t0, 8(a1)"
+    PAIRS ld_st, K_LONG, "ld t0, 0(a1)", "sd t0, 8(a1)"
     CALLS K_SHORT
     CALLS K_LONG
 
-    .globl  leaf
-    .type   leaf, @function
-leaf:
+FUNC leaf
     ret
     .size   leaf, . - leaf
 
@@ -171,9 +153,7 @@ leaf:
  * A linking jump whose link the very next instruction stores: the model
  * cannot drop that link exactly, and cycles.py must refuse it.
  */
-    .globl  bad_link
-    .type   bad_link, @function
-bad_link:
+FUNC bad_link
     mv      s10, ra
     jal     ra, 1f
 1:  sd      ra, 0(a1)
