@@ -1,25 +1,12 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: MIT
-"""Check that a farm engine reported what the image printed: its results
-against the image's console log as tools/wmlog.py reads it (the group
-names come from the log; none are listed here).  One PASS:/FAIL: line,
-naming the failed groups; exit status 1 when the check fails.
+"""A farm engine's results against the image's console log as tools/wmlog.py
+reads it, or a labgrid environment in labgrid's own loader: one PASS:/FAIL:
+line, exit status 1 on FAIL.  docs/farms.md says what each checks.
 
-  check.py labgrid XML LOG [--failed TEST,...] [--what TEXT]
-
-labgrid's pytest JUnit XML and its --wordmerge-log: exactly the tests
---failed names failed; test_groups's failed_groups property names the
-groups the log says failed, and its message holds each one's first case.
-
+  check.py labgrid JUNIT-XML LOG [--failed TEST,...] [--what TEXT]
   check.py lava LAVA-RUN-LOG [--prompt PROMPT] [--what TEXT]
-
-lava-run's JSON log (run-local.py runs this): the job passed; the console
-it holds (written next to it, console.log) finished its plan; the
-"wordmerge" cases are the planned groups with their results, a case of no
-group (unexpected trap) a FAIL: line; "pmu_verdict" is pass where the
-console says the platform traps, skip where not; with the device's
-bootloader PROMPT, U-Boot printed one prompt per command LAVA typed at it
-(its bootloader-commands action).
+  check.py env LABGRID-ENV.yaml     (LG_IMAGE and what else it names set)
 """
 import argparse
 import json
@@ -32,45 +19,41 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import wmlog  # noqa: E402
 
 
-def image_log(path):
-    """The log read by wmlog, and the groups it says failed, in plan order."""
-    log = wmlog.read(path)
-    return log, [g for g in log.plan or [] if log.groups.get(g, {}).get("result") == "FAIL"]
+def failed(log):
+    """The groups the log says failed, in plan order."""
+    return [g for g in log.plan or [] if log.groups.get(g, {}).get("result") == "FAIL"]
+
+
+def groups(log):
+    return f"{len(log.plan or [])} groups, failed: {' '.join(failed(log)) or 'none'}"
 
 
 def labgrid(xml, path, failed_tests=""):
-    root = ET.parse(xml).getroot()
-    log, failed_groups = image_log(path)
-    tally, failed, props, messages = {"passed": 0, "failed": 0, "skipped": 0}, [], {}, {}
-    for case in root.iter("testcase"):
-        name = case.get("name")
+    log, tally, errors, props = wmlog.read(path), {"passed": 0, "failed": 0, "skipped": 0}, {}, {}
+    for case in ET.parse(xml).getroot().iter("testcase"):
+        name, err = case.get("name"), next((e for e in case if e.tag in ("failure", "error")), None)
         props[name] = {p.get("name"): p.get("value") for p in case.iter("property")}
-        bad = case.find("failure")
-        bad = bad if bad is not None else case.find("error")
-        if bad is not None:
-            failed.append(name)
-            messages[name] = (bad.get("message") or "") + "\n" + (bad.text or "")
+        if err is not None:
+            errors[name] = (err.get("message") or "") + "\n" + (err.text or "")
         tally["skipped" if case.find("skipped") is not None else
-              "failed" if bad is not None else "passed"] += 1
-    problems = []
-    want = sorted(x for x in failed_tests.split(",") if x)
-    if sorted(failed) != want:
-        problems.append(f"failed tests {sorted(failed)}, expected {want}")
+              "failed" if err is not None else "passed"] += 1
+    problems, want = [], sorted(x for x in failed_tests.split(",") if x)
+    if sorted(errors) != want:
+        problems.append(f"failed tests {sorted(errors)}, expected {want}")
     said = props.get("test_groups", {}).get("failed_groups")
     if said is None:
         problems.append("test_groups did not run or recorded no failed_groups")
-    elif said.split() != failed_groups:
-        problems.append(f"test_groups says the groups {said.split()} failed, the log {failed_groups}")
-    for g in failed_groups:
+    elif said.split() != failed(log):
+        problems.append(f"test_groups says the groups {said.split()} failed, the log {failed(log)}")
+    for g in failed(log):
         first = (log.cases.get(g) or [log.groups[g]["line"]])[0]
-        if first not in messages.get("test_groups", ""):
+        if first not in errors.get("test_groups", ""):
             problems.append(f"test_groups's message lacks {first!r}")
-    return problems, (", ".join(f"{v} {k}" for k, v in tally.items())
-                      + f"; {len(log.plan or [])} groups, failed: {' '.join(failed_groups) or 'none'}")
+    return problems, ", ".join(f"{v} {k}" for k, v in tally.items()) + "; " + groups(log)
 
 
 def lava(lava_log, prompt=None):
-    results, cases, console, errors, typed, at_bootloader = {}, {}, [], [], [], False
+    results, cases, console, errors, typed, at_uboot = {}, {}, [], [], [], False
     with open(lava_log, errors="replace") as f:
         for line in f:
             try:
@@ -85,8 +68,8 @@ def lava(lava_log, prompt=None):
             elif lvl in ("target", "feedback"):  # feedback: read after the monitors ended
                 console.append(str(msg))
             elif lvl == "debug" and re.match(r"(start|end): [0-9.]+ bootloader-commands ", str(msg)):
-                at_bootloader = str(msg).startswith("start")
-            elif lvl == "input" and at_bootloader and str(msg).strip():
+                at_uboot = str(msg).startswith("start")
+            elif lvl == "input" and at_uboot and str(msg).strip():
                 typed.append(str(msg).strip())
             elif lvl == "error":
                 errors.append(str(msg))
@@ -94,10 +77,9 @@ def lava(lava_log, prompt=None):
     path = os.path.join(os.path.dirname(os.path.abspath(lava_log)), "console.log")
     with open(path, "w", encoding="utf-8") as f:
         f.write("\n".join(console).replace('\\"', '"') + "\n")
-    log, failed_groups = image_log(path)
-    problems = []
-    if results.get(("lava", "job")) != "pass":
-        problems.append(f"job result {results.get(('lava', 'job'))}" + (f": {errors[-1]}" if errors else ""))
+    log, job, problems = wmlog.read(path), results.get(("lava", "job")), []
+    if job != "pass":
+        problems.append(f"job result {job}" + (f": {errors[-1]}" if errors else ""))
     if not log.plan or log.missing or log.status is None:
         problems.append(f"the image did not finish its plan ({path}: PLAN: {log.plan}, "
                         f"missing {log.missing}, status {log.status})")
@@ -107,56 +89,62 @@ def lava(lava_log, prompt=None):
              for c in sorted(set(cases) | set(want)) if cases.get(c) != want.get(c)]
     if wrong:
         problems.append("cases unlike the console: " + ", ".join(wrong))
-    if prompt:
-        # lava-run logs what it types into the console's stream: a prompt
-        # it waited for is followed by its command, one it did not is a
-        # line too many, and the next command then went out while the one
-        # before still ran (U-Boot's network loops read the console for
-        # Ctrl-C and drop what they read).
-        at = [l[len(prompt):].strip() for l in console if l.startswith(prompt)]
-        for k, (seen, cmd) in enumerate(zip(at + [None] * len(typed), typed)):
-            if seen != cmd:
-                problems.append(f"U-Boot's prompt {k + 1} is followed by {seen!r}, LAVA's command "
-                                f"{k + 1} is {cmd!r}: a prompt LAVA did not wait for, so "
-                                "that command went out before its own prompt")
-                break
+    # lava-run logs what it types into the console's stream: a prompt it
+    # waited for is followed by its command; one it did not wait for is a
+    # line too many, and the next command went out while the one before still
+    # ran (U-Boot's network loops read the console for Ctrl-C and drop it).
+    at = [l[len(prompt):].strip() for l in console if prompt and l.startswith(prompt)]
+    for k, (seen, cmd) in enumerate(zip(at + [None] * len(typed), typed if prompt else [])):
+        if seen != cmd:
+            problems.append(f"U-Boot's prompt {k + 1} is followed by {seen!r}, LAVA's command "
+                            f"{k + 1} is {cmd!r}: a prompt LAVA did not wait for, so "
+                            "that command went out before its own prompt")
+            break
     verdict = results.get(("wordmerge-pmu", "pmu_verdict"))
     if log.verdict is None or verdict != ("pass" if log.verdict == "this platform traps" else "skip"):
         problems.append(f"pmu_verdict {verdict}, the console's verdict {log.verdict}")
-    return problems, (f"job {results.get(('lava', 'job'))}, {len(cases)} wordmerge cases for "
-                      f"{len(log.plan or [])} groups, failed: {' '.join(failed_groups) or 'none'}; "
+    return problems, (f"job {job}, {len(cases)} wordmerge cases for {groups(log)}; "
                       f"pmu_verdict {verdict}")
 
 
+def env(path):
+    """labgrid creates target main's resources and binds its drivers (none
+    activated: no port opened, no power switched), as conftest.py needs them."""
+    from labgrid import Environment
+    from labgrid.driver import QEMUDriver, UBootDriver
+    e = Environment(config_file=path)
+    target = e.get_target("main")
+    if target is None:
+        return ["no target 'main'"], ""
+    board = any(isinstance(d, UBootDriver) for d in target.drivers)
+    for protocol in ("PowerProtocol", "ConsoleProtocol") if board else (QEMUDriver,):
+        target.get_driver(protocol, activate=False)
+    e.config.get_image_path("wordmerge")
+    return [], (f"labgrid loads it ({'board: power, console, U-Boot' if board else 'QEMU, the image as -kernel'}"
+                f"; drivers {', '.join(sorted(type(d).__name__ for d in target.drivers))})")
+
+
 def check(what, engine, *args):
-    """Run an engine's check, print its one line, return the exit status."""
+    """Run a check, print its one line, return the exit status."""
     try:
         problems, said = engine(*args)
-    except (OSError, ET.ParseError, wmlog.LogError) as exc:
+    except Exception as exc:  # unreadable files, a log that breaks the protocol, labgrid's refusal
         problems, said = [f"{type(exc).__name__}: {exc}"], ""
-    if problems:
-        print(f"FAIL: {what}: " + "; ".join(problems) + (f" ({said})" if said else ""))
-        return 1
-    print(f"PASS: {what}: {said}")
-    return 0
+    print(f"FAIL: {what}: " + "; ".join(problems) + (f" ({said})" if said else "")
+          if problems else f"PASS: {what}: {said}")
+    return 1 if problems else 0
 
 
 def main():
     ap = argparse.ArgumentParser()
-    sub = ap.add_subparsers(dest="engine", required=True)
-    lg = sub.add_parser("labgrid")
-    lg.add_argument("xml")
-    lg.add_argument("log")
-    lg.add_argument("--failed", default="")
-    lv = sub.add_parser("lava")
-    lv.add_argument("log")
-    lv.add_argument("--prompt", default=None)
-    for p in (lg, lv):
-        p.add_argument("--what", default=None)
+    ap.add_argument("engine", choices=("labgrid", "lava", "env"))
+    ap.add_argument("file", nargs="+")
+    ap.add_argument("--failed", default="")
+    ap.add_argument("--prompt")
+    ap.add_argument("--what")
     a = ap.parse_args()
-    if a.engine == "labgrid":
-        return check(a.what or "labgrid", labgrid, a.xml, a.log, a.failed)
-    return check(a.what or "lava", lava, a.log, a.prompt)
+    extra = {"labgrid": [a.failed], "lava": [a.prompt], "env": []}[a.engine]
+    return check(a.what or (a.file[0] if a.engine == "env" else a.engine), globals()[a.engine], *a.file, *extra)
 
 
 if __name__ == "__main__":

@@ -1,15 +1,8 @@
 # SPDX-License-Identifier: MIT
-"""labgrid driver for the wordmerge image on QEMU (imported by
-qemu-virt.yaml's `imports:`).
-
-The image ends its run on QEMU virt through the "sifive,test0" finisher,
-and QEMU 7.2 then exits by itself with the image's status (-no-shutdown does
-not stop that).  labgrid's QEMUDriver expects to stop QEMU itself with QMP
-"quit" and fails with a broken pipe; this driver is QEMUDriver with an off()
-that accepts a QEMU that has exited, or exits while quit is on its way (the
-console's EXIT: line comes just before the finisher), and keeps its exit
-status.
-"""
+"""WordmergeQEMUDriver: labgrid's QEMUDriver for an image that ends QEMU
+itself through virt's test finisher, with an off() that accepts a QEMU that
+has exited (or exits while QMP's quit is on its way) and keeps its exit
+status in exitcode.  Imported by the environments' `imports:`; docs/farms.md."""
 import attr
 
 from labgrid.driver import QEMUDriver
@@ -21,8 +14,6 @@ from labgrid.util.qmp import QMPError
 @target_factory.reg_driver
 @attr.s(eq=False)
 class WordmergeQEMUDriver(QEMUDriver):
-    """QEMUDriver for a guest that may end QEMU itself (test finisher)."""
-
     def __attrs_post_init__(self):
         super().__attrs_post_init__()
         self.exitcode = None
@@ -38,7 +29,6 @@ class WordmergeQEMUDriver(QEMUDriver):
                 return
             except (QMPError, OSError):
                 child.wait(timeout=30)  # the finisher ended it first
-        # QEMU exited by itself: the guest wrote the test finisher.
         self.exitcode = child.returncode if child is not None else None
         self.logger.info("QEMU exited by itself with status %s", self.exitcode)
         self._child = None

@@ -1,15 +1,8 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: MIT
-"""Make the LAVA jobs of farm/lava/jobs.yaml, one per board, and check each
-with LAVA's own job schema (Debian's lava-common: the check lava-server
-makes on submission).
-
-  jobs.py [--template FILE] OUT [BOARD...]
-
-writes OUT/BOARD.yaml for each board (default: all), one PASS:/FAIL: line
-each; exit status 1 if a job breaks the schema.  As a module, job(board)
-gives one job as a dict (run-local.py changes its image and device_type).
-"""
+"""jobs.py [--template FILE] OUT [BOARD...]: the LAVA jobs of jobs.yaml,
+OUT/BOARD.yaml per board (default: all), each checked with LAVA's own job
+schema (lava-common): a PASS:/FAIL: line each, 1 if one fails.  docs/farms.md."""
 import argparse
 import os
 import sys
@@ -20,10 +13,8 @@ TEMPLATE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "jobs.yaml")
 
 
 def _fill(x, url):
-    if isinstance(x, dict):
-        return {k: _fill(v, url) for k, v in x.items()}
-    if isinstance(x, list):
-        return [_fill(v, url) for v in x]
+    if isinstance(x, (dict, list)):
+        return {k: _fill(v, url) for k, v in x.items()} if isinstance(x, dict) else [_fill(v, url) for v in x]
     return url if x == "IMAGE" else x
 
 
@@ -33,17 +24,13 @@ def load(template=TEMPLATE):
 
 
 def job(board, template=TEMPLATE, image=None, device_type=None):
-    """The board's job: its device_type and job_name, the common settings,
-    its kind's context, deploy and boot, then the test action."""
+    """The board's job as a dict; run-local.py gives its own image and device_type."""
     t = load(template)
-    b = t["boards"][board]
-    kind, common = t["kinds"][b["kind"]], t["job"]
-    test = common.pop("test")
-    j = {"device_type": device_type or b["device_type"], "job_name": b["job_name"], **common}
-    if "context" in kind:
-        j["context"] = kind["context"]
-    j["actions"] = _fill(kind["actions"], image or b["image"]) + [{"test": test}]
-    return j
+    b, test = t["boards"][board], t["job"].pop("test")
+    kind = t["kinds"][b["kind"]]
+    return {"device_type": device_type or b["device_type"], "job_name": b["job_name"], **t["job"],
+            **({"context": kind["context"]} if "context" in kind else {}),
+            "actions": _fill(kind["actions"], image or b["image"]) + [{"test": test}]}
 
 
 def dump(j):
@@ -63,15 +50,14 @@ def main():
     for board in a.board or load(a.template)["boards"]:
         path = os.path.join(a.out, board + ".yaml")
         try:
-            text = dump(job(board, a.template))
             with open(path, "w", encoding="utf-8") as f:
-                f.write(text)
-            validate(yaml.safe_load(text), strict=True)  # the job as written
-        except Exception as exc:  # voluptuous.Invalid names the key: LAVA job schema
+                f.write(dump(job(board, a.template)))
+            with open(path, encoding="utf-8") as f:
+                validate(yaml.safe_load(f), strict=True)  # the job as written
+            print(f"PASS: {path}: LAVA job schema (lava-common)")
+        except Exception as exc:  # voluptuous.Invalid names the key
             print(f"FAIL: {path}: {type(exc).__name__}: {exc}")
             bad += 1
-        else:
-            print(f"PASS: {path}: LAVA job schema (lava-common)")
     return 1 if bad else 0
 
 
