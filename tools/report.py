@@ -1,23 +1,22 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: MIT
-"""Render a wordmerge log's benchmark block: as text, as a report, or as a check.
+"""Render a wordmerge log's last complete benchmark block (tools/wmlog.py reads the log:
+docs/protocol.md) with the implementations, functions and titles the image announces, in its
+order (the first implementation is lib's own):
 
-  summary LOG [--elf ELF] [--per-call]   the tables as text (run-qemu.sh prints them)
+  summary LOG [--elf ELF]   the tables as text (run-qemu.sh prints them); mode quick: per call
   report LOG [--out DIR] [--elf ELF | --elf-guess PATTERN] [--targets FILE]
              [--cycles CSV | --cycles-guess CSV...] [--core u74|u54]
-      DIR/report.md and gnuplot PNGs; with the cycle model's CSV (tools/cycles.py) its
-      modeled SiFive U74/U54 cycles beside the counts (on a board's log, beside its cycles).
-      Made in a temporary folder and moved into place: after an error the old report stays.
+      DIR/report.md and gnuplot PNGs; with the cycle model's CSV (tools/cycles.py) its modeled
+      SiFive U74/U54 cycles beside the counts (on a board's log, beside its cycles).  Made in a
+      folder beside DIR and moved into place: after an error the old report stays.
   check LOG --targets FILE [--elf ELF] [--cycles CSV]
-      lib's instruction counts (QEMU -icount shift=0), code size and modeled cycles against
-      the targets: a PASS:/UNMET:/FAIL: line each and a SUMMARY: line; exit status 1 if any
-      fails.
+      lib's instruction counts (QEMU -icount shift=0), code size and modeled cycles against the
+      targets: a PASS:/UNMET:/FAIL: line each and a SUMMARY: line; exit status 1 if any fails.
 
-tools/wmlog.py reads the log (docs/protocol.md); this renders its last complete benchmark
-block with the implementations, functions and titles the image announces, in its order (the
-first implementation is lib's own).  Exit status 2 with one line saying why: a log that
-breaks the protocol (the line named), a failed run (EXIT: status not 0; summary shows it all
-the same), an ELF or a cycle model of another build, any other input that cannot be used.
+Exit status 2 with one line saying why: a log that breaks the protocol (the line named), a failed
+run (EXIT: status not 0; summary shows it all the same), an ELF or a cycle model of another
+build, any other input that cannot be used.
 """
 import argparse
 import math
@@ -34,18 +33,17 @@ import cycles  # noqa: E402  (tools/cycles.py: the cycle model's CSV)
 import elf as elfmod  # noqa: E402  (tools/elf.py)
 import wmlog  # noqa: E402  (tools/wmlog.py)
 
-READELF = os.environ.get("READELF", "riscv64-unknown-elf-readelf")
 CORES = ("u74", "u54")
 COUNTERS = (
-    "Counters: cycle = rdcycle, instret = rdinstret, time = rdtime. Every figure is the "
-    "minimum over the runs of a point, net of the measurement overhead (the deltas around a "
+    "Counters: cycle = rdcycle, instret = rdinstret, time = rdtime. Every figure is the minimum "
+    "over the runs of a point, net of the measurement overhead (the deltas around a "
     "one-instruction function called the same way, less that instruction): a per-call figure "
     "counts the function's own work from its first instruction through its ret; per byte in "
-    "brackets. MB/s = bytes / (rdtime delta / timebase), 10^6 bytes per second. Under QEMU "
-    "with -icount shift=0 (make bench, make bench-check) cycle and instret both count retired "
-    "instructions exactly and time advances 1 ns per instruction, so MB/s is that of a "
-    "virtual machine retiring one instruction per ns; without -icount QEMU's cycle and "
-    "instret mean nothing; on a board all three are the core's counters.")
+    "brackets. MB/s = bytes / (rdtime delta / timebase), 10^6 bytes per second. Under QEMU with "
+    "-icount shift=0 (make bench, make bench-check) cycle and instret both count retired "
+    "instructions exactly and time advances 1 ns per instruction, so MB/s is that of a virtual "
+    "machine retiring one instruction per ns; without -icount QEMU's cycle and instret mean "
+    "nothing; on a board all three are the core's counters.")
 
 
 class LogError(Exception):
@@ -62,8 +60,7 @@ class Run:
             raise LogError(f"{path}: no complete benchmark block (CSV:begin .. CSV:end)")
         if log.status not in (None, 0) and not allow_failed:
             raise LogError(f"{path}: the image failed (EXIT: STATUS={log.status})")
-        for key in ("platform", "timebase_hz", "counters_lockstep", "overhead_cpy",
-                    "overhead_set"):
+        for key in ("platform", "timebase_hz", "counters_lockstep", "overhead_cpy", "overhead_set"):
             if key not in b.meta:
                 raise LogError(f"{path}: the block from line {b.line} has no CSV:meta,{key}")
         self.path, self.mode, self.meta, self.title = path, b.mode, b.meta, b.functions
@@ -73,17 +70,13 @@ class Run:
         keys = [k for cells in b.cells.values() for k in cells]
         self.impls = [i for i in b.impls if any(k[1] == i for k in keys)]
         self.fns = [f for f in b.functions if any(k[0] == f for k in keys)]
-        self.ours = b.impls[0]
+        self.ours, self.hz = b.impls[0], b.meta_int("timebase_hz")
         self.symfns = list(dict.fromkeys(fn for _, fn in b.symbols))  # memcpy memmove memset
         self.big4 = {k[:4]: v for k, v in self.big.items()}  # n follows from the offsets
-        self.hz = b.meta_int("timebase_hz")
+        self.matrix = {fn for fn in self.fns if len(pairs(self.big, fn)) == 64}  # 8x8 offsets
         self.lock = b.meta["counters_lockstep"] == "1"
         # A board: not QEMU (whose cycles without -icount mean nothing), not in lockstep.
         self.board = not self.lock and "qemu" not in b.meta["platform"].lower()
-
-    def matrix(self, fn):
-        """Whether fn's 32 MiB cells are the 8x8 offset matrix."""
-        return len(pairs(self.big, fn)) == 64
 
 
 def pairs(cells, fn):
@@ -106,10 +99,8 @@ def cell_name(k):
 
 
 def size_label(n):
-    for shift, unit in ((20, "MiB"), (10, "KiB")):
-        if n >= 1 << shift and n % (1 << shift) == 0:
-            return f"{n >> shift} {unit}"
-    return f"n={n}"
+    return next((f"{n >> s} {unit}" for s, unit in ((20, "MiB"), (10, "KiB"))
+                 if n >= 1 << s and n % (1 << s) == 0), f"n={n}")
 
 
 def mbps(v, hz):
@@ -117,90 +108,57 @@ def mbps(v, hz):
     return f"{v['n'] * hz / v['ticks'] / 1e6:.1f}" if v["ticks"] else "-"
 
 
-# ---- code size from the ELF ------------------------------------------------------------
-
-def elf_symbols(elf):
-    """{name: (addr, size, file)} of the ELF's function symbols (tools/elf.py;
-    file: the source file of the symbol's compilation unit, "" if unknown)."""
-    try:
-        funcs = elfmod.Elf(elf).functions()
-    except elfmod.ElfError as e:
-        raise LogError(str(e))
-    return {f.name: (f.addr, f.size, f.file or "") for f in funcs}
-
-
-def elf_sizes(elf, data):
-    """Code sizes from ELF, checked against the log: lib = every function
-    from the source file that defines memcpy (its static helpers too)."""
-    syms = elf_symbols(elf)
-    if "memcpy" not in syms:
-        raise LogError(f"{elf}: no memcpy symbol")
-    addr = data.meta.get("memcpy_addr")
-    if addr is not None and int(addr, 16) != syms["memcpy"][0]:
-        raise LogError(f"{elf} is not the image that wrote the log (memcpy at "
-                       f"0x{syms['memcpy'][0]:x}, the log says {addr})")
-    size = {}
-    for (impl, fn), sym in data.symbols.items():
-        if sym not in syms:
-            raise LogError(f"{elf} is not the image that wrote the log (no function {sym})")
-        size[(impl, fn)] = syms[sym][1]
-    libfile = syms["memcpy"][2]
-    lib = sorted((name, s[1]) for name, s in syms.items() if s[2] == libfile and s[1])
-    return {"elf": elf, "libfile": libfile, "lib": lib, "size": size,
-            "lib_total": sum(s for _, s in lib)}
-
-
-def elf_build_id(elf):
-    """The ELF's build id as `readelf -n` prints it ("Build ID: <hex>"), or None."""
-    try:
-        r = subprocess.run([READELF, "-n", elf], capture_output=True, text=True)
-    except FileNotFoundError:
-        raise LogError(f"{READELF} not found: cannot read the build id of {elf}")
-    if r.returncode != 0:
-        raise LogError(f"{elf}: {READELF} -n failed: {r.stderr.strip()}")
-    m = re.search(r"Build ID: ([0-9a-f]+)", r.stdout)
-    return m.group(1) if m else None
-
+# ---- the inputs besides the log: the ELF, the cycle model's CSV, the targets ------------------
 
 def pick_elf(args, run):
-    """Code sizes from --elf, which must be the image that wrote the log (the same build id),
-    or from --elf-guess ({mode}: the log's) if that is."""
+    """Code sizes from --elf, which must be the image that wrote the log (the same build id), or
+    from --elf-guess ({mode}: the log's) if that is.  lib's own: every function of the source
+    file that defines memcpy, its static helpers too."""
     path = args.elf or (getattr(args, "elf_guess", None) or "").replace("{mode}", run.mode)
     if not args.elf and not (path and os.path.exists(path)):
         return None
     try:
-        theirs = elf_build_id(path) if run.log.build_id else None
-        if run.log.build_id and theirs != run.log.build_id:
-            raise LogError(f"{path} is not the image that wrote {run.path}: its build id is "
-                           f"{theirs or 'absent'}, the log's {run.log.build_id}")
-        return elf_sizes(path, run.b)
-    except LogError as e:
+        elf, ours, other = elfmod.Elf(path), run.log.build_id, f"{path} is not the image that"
+        if ours and elf.build_id() != ours:
+            raise LogError(f"{other} wrote {run.path}: its build id is "
+                           f"{elf.build_id() or 'absent'}, the log's {ours}")
+        syms, addr = {f.name: f for f in elf.functions()}, run.meta.get("memcpy_addr")
+        missing = [s for s in ("memcpy", *run.b.symbols.values()) if s not in syms]
+        if missing:
+            raise LogError(f"{other} wrote the log (no function {missing[0]})")
+        if addr is not None and int(addr, 16) != syms["memcpy"].addr:
+            raise LogError(f"{other} wrote the log (memcpy at 0x{syms['memcpy'].addr:x}, the "
+                           f"log says {addr})")
+        libfile = syms["memcpy"].file or ""
+        lib = sorted((f.name, f.size) for f in syms.values()
+                     if f.size and (f.file or "") == libfile)
+        return {"elf": path, "libfile": libfile, "lib": lib, "lib_total": sum(s for _, s in lib),
+                "size": {k: syms[s].size for k, s in run.b.symbols.items()}}
+    except (LogError, elfmod.ElfError) as e:
         if args.elf:
             raise
         print(f"report: note: not using {path}: {e}", file=sys.stderr)
 
 
-# ---- the cycle model's CSV (tools/cycles.py) -------------------------------------------
-
 def read_cycles(path, run):
-    """The cycle model's CSV (tools/cycles.py reads it), if it is of the build that wrote the
-    log: every sweep cell the two share has the log's instruction count (instret counts the
-    same on a board as under QEMU for the same image).  {path, info, sweep, extra, shared}:
-    sweep and extra map a cell (fn, impl, dst, src, n) to {ins, u74, u54}."""
+    """The cycle model's CSV (tools/cycles.py reads it), if it is of the build that wrote the log:
+    every sweep cell the two share has the log's instruction count (instret counts the same on a
+    board as under QEMU for the same image).  {path, info, sweep, extra, shared}: sweep and
+    extra map a cell (fn, impl, dst, src, n) to {ins, u74, u54}."""
     head, rows = cycles.read_csv(path)
     model = {"path": path, "info": dict(h[2:].partition(": ")[::2] for h in head),
              "sweep": {}, "extra": {}}
     for r in rows:
         model["extra" if r["kind"] == "extra" else "sweep"][
             (r["fn"], r["impl"], r["dst"], r["src"], r["n"])] = r
-    sw = run.sweep
-    shared = [k for k in model["sweep"] if k in sw]
+    ms, sw = model["sweep"], run.sweep
+    shared = [k for k in ms if k in sw]
+    bad = [k for k in shared if ms[k]["ins"] != sw[k]["instret"]]
     if not shared:
         raise LogError(f"{path} shares no sweep cell with {run.path}")
-    bad = [k for k in shared if model["sweep"][k]["ins"] != sw[k]["instret"]]
     if bad:
-        ex = "; ".join(f"{cell_name(k)}: {model['sweep'][k]['ins']} instructions in the "
-                       f"model, {sw[k]['instret']} in the log" for k in bad[:3])
+        ex = "; ".join(f"{cell_name(k)}: {ms[k]['ins']} instructions in the model, "
+                       f"{sw[k]['instret']} in the log" for k in bad[:3])
         raise LogError(f"{path} is from a different build than {run.path}: {len(bad)} of "
                        f"{len(shared)} shared cells differ in instruction count (e.g. {ex}); "
                        f"remake it (make cycles) from the image that wrote the log")
@@ -209,18 +167,17 @@ def read_cycles(path, run):
 
 
 def pick_cycles(args, run):
-    """(model, note): --cycles must match the log; --cycles-guess FILE (in order) is used
-    only if it does, and the note says why there is no model."""
-    if getattr(args, "cycles", None):
+    """(model, note): --cycles must match the log; --cycles-guess FILE (in order) is used only if
+    it does, and the note says why there is no model."""
+    if args.cycles:
         return read_cycles(args.cycles, run), None
     tried = []
-    for path in getattr(args, "cycles_guess", None) or []:
-        if os.path.exists(path):
-            try:
-                return read_cycles(path, run), None
-            except LogError as e:
-                print(f"report: warning: not using the cycle model: {e}", file=sys.stderr)
-                tried.append(str(e))
+    for path in (p for p in args.cycles_guess or [] if os.path.exists(p)):
+        try:
+            return read_cycles(path, run), None
+        except LogError as e:
+            print(f"report: warning: not using the cycle model: {e}", file=sys.stderr)
+            tried.append(str(e))
     return None, "The modeled columns are absent: " + (" ".join(tried) or (
         "no cycle model CSV was given. `make cycles` makes one (all implementations; `make "
         "cycles-wordmerge` for lib's only) and `make report` then picks it up, or pass it: "
@@ -232,42 +189,42 @@ BOARDS = (("u74", r"jh71[01]0|visionfive|unmatched|fu740|star64|beaglev|pinetab-
                   r"|u74"), ("u54", r"unleashed|fu540|mpfs|icicle|polarfire|u54"))
 
 
-def board_cores(run, override=None):
-    """The models to hold a board's cycles against: its core's, or both if not known."""
+def model_cores(run, override=None):
+    """The models to show: both; on a board's log its core's (both if the name does not tell)."""
     p = run.meta["platform"].lower()
-    return [override] if override else next(
+    return list(CORES) if not run.board else [override] if override else next(
         ([core] for core, rx in BOARDS if re.search(rx, p)), list(CORES))
 
-
-# ---- the targets -----------------------------------------------------------------------
 
 # Instruction counts, and the cycle model's: CORE_per_call and CORE_per_byte.
 TARGET_KINDS = ("per_call", "per_byte", "memcpy+") + tuple(
     f"{c}_{k}" for c in CORES for k in ("per_call", "per_byte"))
+# function n pairs kind bound [ceiling]
+TARGET = re.compile(r"(\S+) (\d+) (al|mis|any|\d(?:,\d)?) (\S+) (\d+(?:\.\d*)?)"
+                    r"(?: (\d+(?:\.\d*)?))?")
 
 
 def read_targets(path, run):
-    """The rows of the targets file for the log's build (the last -O of lib's flags), and
-    how many are for other builds."""
+    """The rows of the targets file for the log's build (the last -O of lib's flags), and how
+    many are for other builds."""
     flags = run.meta.get("lib_cflags", run.meta.get("cflags", ""))
     opt = (re.findall(r"(?:^|\s)(-O\w*)", flags) or ["?"])[-1]
     rows, scope = [], "any"
     try:
         with open(path) as f:
-            text = f.read()
+            lines = f.read().split("\n")
     except OSError as e:
         raise LogError(f"cannot read the targets {path}: {e.strerror}")
-    for i, line in enumerate(text.split("\n"), 1):
+    for i, line in enumerate(lines, 1):
         p = line.split("#", 1)[0].split()
+        m = TARGET.fullmatch(" ".join(p))
         if len(p) == 2 and p[0] == "for":
             scope = p[1]                # the build the rows below are for
         elif len(p) == 5 and p[0] == "size" and p[4].isdigit():
             rows.append({"fn": "size", "opt": p[1], "what": p[2], "bound": int(p[4])})
-        elif len(p) in (5, 6) and p[1].isdigit() and p[3] in TARGET_KINDS and re.fullmatch(
-                r"al|mis|any|\d(,\d)?", p[2]) and all(re.fullmatch(r"\d+(\.\d*)?", x)
-                                                       for x in p[4:]):
-            rows.append({"fn": p[0], "n": int(p[1]), "pairs": p[2], "kind": p[3], "opt": scope,
-                         "bound": float(p[4]), "ceiling": float(p[5]) if p[5:] else None,
+        elif m and m[4] in TARGET_KINDS:
+            rows.append({"fn": m[1], "n": int(m[2]), "pairs": m[3], "kind": m[4], "opt": scope,
+                         "bound": float(m[5]), "ceiling": m[6] and float(m[6]),
                          "where": f"{path}:{i}"})
         elif p:
             raise LogError(f"{path}:{i}: not a target line (function n pairs kind bound "
@@ -278,22 +235,10 @@ def read_targets(path, run):
     return mine, len(rows) - len(mine), opt
 
 
-def verdict(val, t):
-    """PASS: the target is met.  UNMET: not met, but no worse than the ceiling recorded
-    beside it (what the code measured then: a regression still fails).  FAIL: above both."""
-    pre, ceil = "memcpy +" if t["kind"] == "memcpy+" else "", t["ceiling"]
-    if val <= t["bound"] + 1e-12:
-        return "PASS", f"<= {pre}{t['bound']:g}"
-    if ceil is not None and val <= ceil + 1e-12:
-        return "UNMET", (f"> target {pre}{t['bound']:g}, within the recorded ceiling "
-                         f"{pre}{ceil:g}")
-    return "FAIL", f"> {pre}{t['bound']:g}" + (
-        f" and above the recorded ceiling {pre}{ceil:g}: a regression" if ceil is not None else "")
-
-
 def eval_target(run, t, sizes, model):
-    """(verdict, cell, text): verdict PASS, UNMET, FAIL or None (cannot be evaluated), of
-    lib's cells at the worst pair of the target's class."""
+    """(verdict, cell, text) of lib's cells at the worst pair of the target's class: PASS, met;
+    UNMET, not met but no worse than the ceiling recorded beside it (what the code measured
+    then: a regression still fails); FAIL, above both; None, cannot be evaluated."""
     if t["fn"] == "size":
         cell, s = f"code size, {t['what']} at {t['opt']}", sizes
         if s is None:
@@ -302,22 +247,21 @@ def eval_target(run, t, sizes, model):
         return ("PASS" if ok else "FAIL", cell, f"{s['lib_total']} bytes of .text from "
                 f"{os.path.basename(s['libfile'])} ({', '.join(f'{n} {b}' for n, b in s['lib'])})"
                 f" {'<=' if ok else '>'} {t['bound']}")
-    fn, n, cls, kind = t["fn"], t["n"], t["pairs"], t["kind"]
+    fn, n, cls, kind, bound, ceil = (t[k] for k in ("fn", "n", "pairs", "kind", "bound", "ceiling"))
     if fn not in run.title:
         raise LogError(f"{t['where']}: the log announces no function {fn} "
                        f"(it has {', '.join(run.title)})")
     core = kind[:3] if kind[:3] in CORES else None
     cell = f"{fn} {size_label(n)} {cls}" + (f" {core.upper()} model" if core else "")
     if core and model is None:
-        return None, cell, ("no cycle model given (report.py --cycles FILE; make "
-                            "cycles-wordmerge makes it)")
+        return None, cell, "no cycle model given (report.py --cycles FILE; make cycles-wordmerge " \
+            "makes it)"
     cells = model["sweep"] if core else run.sweep
     pts = {k: v[core] if core else v["instret"] for k, v in cells.items()
            if k[0] == fn and k[1] == run.ours and k[4] == n and cls in (
                "any", pair_class(k[2], k[3]), f"{k[2]}" if k[3] is None else f"{k[2]},{k[3]}")}
     if kind == "memcpy+":       # each pair against memcpy's at the same pair
-        ref = {k: cells[("memcpy",) + k[1:]]["instret"] for k in pts
-               if ("memcpy",) + k[1:] in cells}
+        ref = {k: cells[("memcpy", *k[1:])]["instret"] for k in pts if ("memcpy", *k[1:]) in cells}
         pts = {k: pts[k] - ref[k] for k in ref}
     if not pts:
         return None, cell, (f"not modeled in {model['path']}" if core else
@@ -325,18 +269,18 @@ def eval_target(run, t, sizes, model):
                             "not measured in this log")
     k = max(pts, key=pts.get)
     v, pair = pts[k], f"dst%8={k[2]}" if k[3] is None else f"({k[2]},{k[3]})"
-    unit, src = (("modeled cycles", f", llvm-mca -mcpu=sifive-{core}") if core else
-                 ("instructions", ""))
-    if kind == "memcpy+":
-        vd, rel = verdict(v, t)
-        return vd, cell, (f"memcpy {v:+d} (worst pair {pair}: {v + ref[k]} vs memcpy "
-                          f"{ref[k]} instructions) {rel}")
-    if kind.endswith("per_byte"):
-        vd, rel = verdict(v / n, t)
-        return vd, cell, (f"{v / n:.4f} {unit} per byte ({v} per call, worst pair {pair}{src}) "
-                          f"{rel}")
-    vd, rel = verdict(v, t)
-    return vd, cell, f"{v} {unit} per call (worst pair {pair}{src}) {rel}"
+    x, pre = v / n if kind.endswith("per_byte") else v, "memcpy +" if kind == "memcpy+" else ""
+    vd, rel = ("PASS", f"<= {pre}{bound:g}") if x <= bound + 1e-12 else (
+        "UNMET", f"> target {pre}{bound:g}, within the recorded ceiling {pre}{ceil:g}"
+    ) if ceil is not None and x <= ceil + 1e-12 else ("FAIL", f"> {pre}{bound:g}" + (
+        f" and above the recorded ceiling {pre}{ceil:g}: a regression" if ceil is not None else ""))
+    unit, src = ("modeled cycles", f", llvm-mca -mcpu=sifive-{core}") if core else (
+        "instructions", "")
+    return vd, cell, (
+        f"memcpy {v:+d} (worst pair {pair}: {v + ref[k]} vs memcpy {ref[k]} instructions) {rel}"
+        if kind == "memcpy+" else f"{v / n:.4f} {unit} per byte ({v} per call, worst pair "
+        f"{pair}{src}) {rel}" if kind.endswith("per_byte") else
+        f"{v} {unit} per call (worst pair {pair}{src}) {rel}")
 
 
 def cmd_check(args):
@@ -351,11 +295,10 @@ def cmd_check(args):
                        f"({len(nondet)} points, e.g. {cell_name(nondet[0])}): not deterministic")
     sizes = pick_elf(args, run)
     targets, other, opt = read_targets(args.targets, run)
-    model = None
-    if args.cycles:             # refused unless it is the model of this very build
-        model = read_cycles(args.cycles, run)
-        print(f"NOTE: cycle model {args.cycles}: its {model['shared']} sweep cells shared "
-              f"with the log have the log's instruction counts")
+    model = args.cycles and read_cycles(args.cycles, run)   # only the model of this very build
+    if model:
+        print(f"NOTE: cycle model {args.cycles}: its {model['shared']} sweep cells shared with "
+              f"the log have the log's instruction counts")
     if other:
         print(f"NOTE: {other} targets are for other builds than this one ({opt}); not checked")
     res = [eval_target(run, t, sizes, model) for t in targets]
@@ -369,21 +312,19 @@ def cmd_check(args):
     return 1 if failed else 0
 
 
-# ---- the tables: made once, written as text (summary) or Markdown (report) -------------
+# ---- the tables: made once, written as text (summary) or Markdown (report) -------------------
 
-def text_table(title, head, rows, align=None):
-    """Lines: a blank one, the title, the columns (right-aligned unless ALIGN says l)."""
-    align = align or "l" + "r" * (len(head) - 1)
+def table(t, md=False):
+    """T = (title, head, rows[, align]) as Markdown (a bold title, if any), or as text lines: a
+    blank one, the title, the columns (right-aligned unless ALIGN says l)."""
+    title, head, rows, align = (*t, "l" + "r" * (len(t[1]) - 1))[:4]
+    if md:
+        lines = ["| " + " | ".join(map(str, r)) + " |" for r in [head, *rows]]
+        lines.insert(1, "|" + "|".join("---" + ":" * (a == "r") for a in align) + "|")
+        return (f"**{title}**\n\n" if title else "") + "\n".join(lines) + "\n"
     width = [max(len(str(x)) for x in col) for col in zip(head, *rows)]
     return ["", title] + [" | ".join(f"{str(x):{'<' if a == 'l' else '>'}{w}}" for x, a, w
                                      in zip(r, align, width)).rstrip() for r in [head, *rows]]
-
-
-def md_table(title, head, rows, align=None):
-    align = align or "l" + "r" * (len(head) - 1)
-    lines = ["| " + " | ".join(map(str, r)) + " |" for r in [head, *rows]]
-    lines.insert(1, "|" + "|".join("---" + ":" * (a == "r") for a in align) + "|")
-    return (f"**{title}**\n\n" if title else "") + "\n".join(lines) + "\n"
 
 
 def size_table(run, sizes):
@@ -397,8 +338,8 @@ def size_table(run, sizes):
 
 
 def sweep_tables(run, cells, model=None, cores=CORES):
-    """{fn: [table of each pair]}: per call, instructions (and cycles where they differ),
-    per byte in brackets; beside them the model's cycles (a board: and measured / model)."""
+    """{fn: [table of each pair]}: per call, instructions (and cycles where they differ), per
+    byte in brackets; beside them the model's cycles (a board: and measured / model)."""
     ms = model["sweep"] if model else {}
     mimpls = {k[1] for k in ms}
 
@@ -423,32 +364,30 @@ def sweep_tables(run, cells, model=None, cores=CORES):
 
 
 def big_tables(run):
-    """The 32 MiB phase: the means per implementation, then each function's cells, MB/s /
-    cycles per byte: its 8x8 offset matrix per implementation, or a row per pair."""
+    """The 32 MiB phase: the means per implementation, then each function's cells, MB/s / cycles
+    per byte: its 8x8 offset matrix per implementation, or a row per pair."""
     def fig(v):
         return f"{mbps(v, run.hz)} / {v['cycles'] / v['n']:.3f}" if v else "–"
+
+    def means(v):               # MB/s, its range if wide, and c/B over the cells V
+        r = [x["n"] * run.hz / x["ticks"] / 1e6 for x in v if x["ticks"]] or [0]
+        mean = sum(r) / len(r)
+        return [f"{mean:.0f}" + (f" ({min(r):.0f}–{max(r):.0f})" if max(r) - min(r) > 0.05 * mean
+                                 else ""), f"{sum(x['cycles'] / x['n'] for x in v) / len(v):.3f}"]
     sels = [s for fn in run.fns if pairs(run.big, fn) for s in (
-        [(f"{fn} co-aligned", fn, "al"), (f"{fn} misaligned", fn, "mis")] if run.matrix(fn)
+        [(f"{fn} co-aligned", fn, "al"), (f"{fn} misaligned", fn, "mis")] if fn in run.matrix
         else [(fn, fn, None)])]
-    rows = []
-    for impl in run.impls:
-        rows.append([impl])
-        for _, fn, cls in sels:
-            v = [x for k, x in run.big.items()
-                 if k[:2] == (fn, impl) and cls in (None, pair_class(k[2], k[3]))]
-            r = [x["n"] * run.hz / x["ticks"] / 1e6 for x in v if x["ticks"]] or [0]
-            mean = sum(r) / len(r)
-            rows[-1] += [f"{mean:.0f}" + (f" ({min(r):.0f}–{max(r):.0f})" if max(r) - min(r)
-                                          > 0.05 * mean else ""),
-                         f"{sum(x['cycles'] / x['n'] for x in v) / len(v):.3f}"] if v else ["–"] * 2
-    out = [("32 MiB buffers (the 2021 series' method): means over the offsets (co-aligned: the "
-            "8 cells i = j of an 8×8 matrix; misaligned: the other 56; otherwise every offset "
-            "or pair), ranges where they spread more than 5 %; c/B = cycles per byte",
+    out = [("32 MiB buffers (the 2021 series' method): means over the offsets (co-aligned: the 8 "
+            "cells i = j of an 8×8 matrix; misaligned: the other 56; otherwise every offset or "
+            "pair), ranges where they spread more than 5 %; c/B = cycles per byte",
             ["implementation"] + [h for name, _, _ in sels for h in (f"{name} MB/s", "c/B")],
-            rows)]
+            [[impl] + [x for _, fn, cls in sels for v in [[x for k, x in run.big.items() if k[:2]
+                                                           == (fn, impl) and cls in (
+                                                               None, pair_class(k[2], k[3]))]]
+                       for x in (means(v) if v else ["–"] * 2)] for impl in run.impls])]
     for fn in (f for f in run.fns if pairs(run.big, f)):
         ps = pairs(run.big, fn)
-        if not run.matrix(fn):
+        if fn not in run.matrix:
             gap = (run.b.meta_int("big_size") - run.big4[(fn, run.impls[0], *ps[0])]["n"]) // 2
             out.append((f"{run.title[fn]}, 32 MiB" + (" - dst%8" if ps[0][1] is None else
                         f" - {2 * gap} bytes, {gap} bytes apart plus the offsets")
@@ -459,9 +398,9 @@ def big_tables(run):
                          for d, s in ps]))
         out += [(f"{fn}(dst + i, src + j, 32 MiB - max(i, j)), {impl}: MB/s / cycles per byte "
                  f"(rows: dst offset i, columns: src offset j)", ["i \\ j"] + list(range(8)),
-                 [[i] + [fig(run.big4.get((fn, impl, i, j))) for j in range(8)]
-                  for i in range(8)]) for impl in run.impls
-                if run.matrix(fn) and any(k[:2] == (fn, impl) for k in run.big)]
+                 [[i] + [fig(run.big4.get((fn, impl, i, j))) for j in range(8)] for i in range(8)])
+                for impl in run.impls
+                if fn in run.matrix and any(k[:2] == (fn, impl) for k in run.big)]
     return out
 
 
@@ -491,33 +430,30 @@ def facts(run):
              "; ".join(([f"sweep: {runs}"] if runs else []) + ([f"32 MiB: {big}"] if big else [])))]
 
 
-# ---- the summary: the tables as text, for a terminal -----------------------------------
-
-def summary_text(run, sizes, per_call):
-    b = run.b
+def cmd_summary(args):
+    """The tables as text, for a terminal; in mode quick (the test image's closing benchmark,
+    not under -icount) a row per call with every counter instead of the instruction counts."""
+    run = Run(args.log, allow_failed=True)
+    b, sizes, nb = run.b, pick_elf(args, run), len(run.log.benches)
     L = [f"wordmerge benchmark, mode {run.mode} ({run.path}: format {b.format}, "
-         f"{b.records + 2} CSV lines, CRC checked"
-         + (f"; the last of {len(run.log.benches)} blocks" if len(run.log.benches) > 1 else "")
-         + ")"] + [f"{what}: {value}" for what, value in facts(run)]
-    L += textwrap.wrap(COUNTERS, 88)
-    L += text_table(*size_table(run, sizes)) if sizes else [
+         f"{b.records + 2} CSV lines, CRC checked" + (f"; the last of {nb} blocks" if nb > 1
+                                                      else "") + ")"]
+    L += [f"{what}: {value}" for what, value in facts(run)] + textwrap.wrap(COUNTERS, 88)
+    L += table(size_table(run, sizes)) if sizes else [
         "", "Code size: give the image's ELF (--elf) to see it"]
     for kind, cells in (("sweep", run.sweep), ("extra cells", run.extra)):
-        if not per_call:
-            L += [t for fn, ts in sweep_tables(run, cells).items() for title, *table in ts
-                  for t in text_table(f"{run.title[fn]}, {title} ({kind}): instructions per call "
-                                      f"[per byte]", *table)]
+        if run.mode != "quick":
+            L += [x for fn, ts in sweep_tables(run, cells).items() for t in ts for x in table((
+                f"{run.title[fn]}, {t[0]} ({kind}): instructions per call [per byte]", *t[1:]))]
             continue
         for fn, d, s in ((fn, d, s) for fn in run.fns for d, s in pairs(cells, fn)):
-            L += text_table(f"{run.title[fn]}, {pair_text(d, s)}: per call (the fastest of its "
-                            "runs)", ["n", "implementation", "rdcycle", "rdinstret", "rdtime",
-                                      "MB/s"],
-                            [[n, impl, v["cycles"], v["instret"], v["ticks"], mbps(v, run.hz)]
-                             for n in sorted({k[4] for k in cells if k[0] == fn})
-                             for impl in run.impls for v in [cells.get((fn, impl, d, s, n))]
-                             if v], "rlrrrr")
-    for t in big_tables(run) if run.big else []:
-        L += text_table(*t)
+            L += table((f"{run.title[fn]}, {pair_text(d, s)}: per call (the fastest of its runs)",
+                        ["n", "implementation", "rdcycle", "rdinstret", "rdtime", "MB/s"],
+                        [[n, impl, v["cycles"], v["instret"], v["ticks"], mbps(v, run.hz)]
+                         for n in sorted({k[4] for k in cells if k[0] == fn})
+                         for impl in run.impls for v in [cells.get((fn, impl, d, s, n))] if v],
+                        "rlrrrr"))
+    L += [x for t in (big_tables(run) if run.big else []) for x in table(t)]
     pmu = [f for n, _, form, f in run.log.lines if form == "phase" and n > b.line]
     L += [""] * bool(pmu) + [f"PMU: {f['phase']}[{f['impl']}]: misaligned loads +{f['loads']} "
                              f"stores +{f['stores']}{f['ref'] or ''}" for f in pmu]
@@ -527,39 +463,34 @@ def summary_text(run, sizes, per_call):
                      f" (misaligned accesses counted in {run.ours})" if b.done["failures"] else ""))
     if run.log.status not in (None, 0):
         L.append(f"(the image's EXIT: STATUS={run.log.status}: it failed, see the log)")
-    return "\n".join(L) + "\n"
-
-
-def cmd_summary(args):
-    run = Run(args.log, allow_failed=True)
-    sys.stdout.write(summary_text(run, pick_elf(args, run), args.per_call or run.mode == "quick"))
+    print("\n".join(L))
     return 0
 
 
-# ---- the report: Markdown and plots ----------------------------------------------------
+# ---- the report: Markdown and plots -----------------------------------------------------------
 
 def q(s):
     """s in a gnuplot double-quoted string (a newline stays a line break)."""
     return s.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
 
 
-def gnuplot(tmp, name, script):
-    path = os.path.join(tmp, name + ".gp")
-    with open(path, "w") as f:
-        f.write("\n".join(script + ["unset multiplot"]) + "\n")
+def gnuplot(tmp, name, size, layout, title, script):
+    """NAME.png in TMP: a multiplot of SIZE pixels, LAYOUT panels, drawn by SCRIPT."""
+    script = [f'set terminal pngcairo size {size} font "sans,10"', f'set output "{name}.png"',
+              f'set multiplot layout {layout} title "{q(title)}"', *script, "unset multiplot"]
     try:
-        r = subprocess.run(["gnuplot", path], cwd=tmp, capture_output=True, text=True)
+        r = subprocess.run(["gnuplot"], input="\n".join(script) + "\n", cwd=tmp,
+                           capture_output=True, text=True)
     except FileNotFoundError:
         raise LogError("gnuplot not found (Debian: apt-get install gnuplot-nox)")
     if r.returncode != 0:
-        raise LogError(f"gnuplot failed on {name}.gp: {r.stderr.strip()}")
-    os.remove(path)
+        raise LogError(f"gnuplot failed on {name}.png: {r.stderr.strip()}")
     return name + ".png"
 
 
 def plot_sweep(tmp, run, fn, model, core):
-    """fn's sweep: cycles per byte against size, a panel per pair; with MODEL a second set
-    of panels, CORE's modeled cycles per byte, on the same axes so that the two compare."""
+    """fn's sweep: cycles per byte against size, a panel per pair; with MODEL a second set of
+    panels, CORE's modeled cycles per byte, on the same axes so that the two compare."""
     keys, panels, blocks, vals = pairs(run.sweep, fn), ("log", "model")[:1 + bool(model)], [], []
     with open(os.path.join(tmp, f"sweep-{fn}.dat"), "w") as f:
         for panel, (d, s), impl in ((p, k, i) for p in panels for k in keys for i in run.impls):
@@ -575,20 +506,13 @@ def plot_sweep(tmp, run, fn, model, core):
            if run.board else "cycles per byte")
     cols = 3 if len(keys) > 4 else 2
     rows = (len(keys) + cols - 1) // cols
-    title = (f"{run.title[fn]}: cycles per byte against size (minimum of the runs, net of "
-             f"overhead; {run.meta['platform']})" + (
-                 f"\ntop: {top}; bottom: modeled SiFive {core.upper()} cycles per byte "
-                 f"(llvm-mca -mcpu=sifive-{core})" if model else ""))
-    sc = [f'set terminal pngcairo size {cols * 560},{len(panels) * (rows * 420 + 40)} '
-          'font "sans,10"', f'set output "sweep-{fn}.png"',
-          f'set multiplot layout {len(panels) * rows},{cols} title "{q(title)}"',
-          "set logscale xy 2", "set grid xtics ytics mxtics", 'set xlabel "n (bytes)"',
+    sc = ["set logscale xy 2", "set grid xtics ytics mxtics", 'set xlabel "n (bytes)"',
           'set xtics ("1" 1, "4" 4, "16" 16, "64" 64, "256" 256, "1K" 1024, "4K" 4096, '
           '"16K" 16384, "64K" 65536, "256K" 262144, "1M" 1048576)',
           'set key top right font ",9"', "set style data linespoints"]
     if model:
-        # One scale for both sets of panels (powers of two around every value): the point
-        # of the second is to be read against the first.
+        # One scale for both sets of panels (powers of two around every value): the point of
+        # the second is to be read against the first.
         maxn = max(k[4] for k in run.sweep if k[0] == fn)
         sc += [f"set xrange [1:{2 ** math.ceil(math.log2(maxn))}]",
                f"set yrange [{2.0 ** math.floor(math.log2(min(vals)))}:"
@@ -609,7 +533,11 @@ def plot_sweep(tmp, run, fn, model, core):
                 [f"plot {', '.join(parts)}"] if parts else
                 ['set label 1 "not modeled" at graph 0.5, 0.5 center', "plot 1/0 notitle",
                  "unset label 1"])
-    return gnuplot(tmp, f"sweep-{fn}", sc)
+    return gnuplot(tmp, f"sweep-{fn}", f"{cols * 560},{len(panels) * (rows * 420 + 40)}",
+                   f"{len(panels) * rows},{cols}", f"{run.title[fn]}: cycles per byte against "
+                   f"size (minimum of the runs, net of overhead; {run.meta['platform']})" + (
+                       f"\ntop: {top}; bottom: modeled SiFive {core.upper()} cycles per byte "
+                       f"(llvm-mca -mcpu=sifive-{core})" if model else ""), sc)
 
 
 def plot_heat(tmp, run, fn):
@@ -617,50 +545,40 @@ def plot_heat(tmp, run, fn):
     colour scale so that the colours compare."""
     have = [i for i in run.impls if any(k[:2] == (fn, i) for k in run.big)]
     vals = [max(v["cycles"], 1) / v["n"] for k, v in run.big.items() if k[0] == fn]
-    for impl in have:
-        with open(os.path.join(tmp, f"heat-{impl}.dat"), "w") as f:
-            f.write("\n".join("".join(
-                f"{j} {i} {max(v['cycles'], 1) / v['n'] if v else math.nan:.4f}\n"
-                for j in range(8) for v in [run.big4.get((fn, impl, i, j))]) for i in range(8))
-                + "\n")
     lo, hi = min(vals), max(vals)
     if hi <= lo * 1.01:
         lo, hi = lo / 1.1, hi * 1.1
     # Colour bar tics: the powers of two inside, and the ends.
     tics = {math.ceil(lo * 1000) / 1000, math.floor(hi * 1000) / 1000} | {
         2.0 ** e for e in range(-6, 12) if lo * 1.15 < 2.0 ** e < hi / 1.15}
-    rows = (len(have) + 1) // 2
-    sc = [f'set terminal pngcairo size 1100,{rows * 480 + 40} font "sans,10"',
-          f'set output "heat-{fn}.png"',
-          f'set multiplot layout {rows},2 title "{fn}(dst + i, src + j, 32 MiB - max(i, j)): '
-          f'cycles per byte ({q(run.meta["platform"])})"',
-          "set xrange [-0.5:7.5]", "set yrange [7.5:-0.5]", "set size ratio 1",
+    sc = ["set xrange [-0.5:7.5]", "set yrange [7.5:-0.5]", "set size ratio 1",
           'set xlabel "src offset j"', 'set ylabel "dst offset i"', "set xtics 1", "set ytics 1",
           "set palette rgb 33,13,10", "set logscale cb", f"set cbrange [{lo:.6g}:{hi:.6g}]",
           "set cbtics (" + ", ".join(f'"{t:g}" {t:g}' for t in sorted(tics)) + ")",
           'set cblabel "cycles per byte (log scale, shared)"']
-    for impl in have:
-        sc += [f'set title "{q(impl)}"', f'plot "heat-{impl}.dat" using 1:2:3 with image '
-               'notitle, "" using 1:2:(sprintf("%.2f", $3)) with labels font ",8" notitle']
-    png = gnuplot(tmp, f"heat-{fn}", sc)
-    for impl in have:
-        os.remove(os.path.join(tmp, f"heat-{impl}.dat"))
-    return png
+    for i, impl in enumerate(have):     # the matrix inline, a blank line after each row
+        sc += [f"$m{i} << EOD", *("".join(
+            f"{j} {r} {max(v['cycles'], 1) / v['n'] if v else math.nan:.4f}\n" for j in range(8)
+            for v in [run.big4.get((fn, impl, r, j))]) for r in range(8)), "EOD",
+            f'set title "{q(impl)}"', f"plot $m{i} using 1:2:3 with image notitle, $m{i} using "
+            '1:2:(sprintf("%.2f", $3)) with labels font ",8" notitle']
+    rows = (len(have) + 1) // 2
+    return gnuplot(tmp, f"heat-{fn}", f"1100,{rows * 480 + 40}", f"{rows},2", f"{fn}(dst + i, "
+                   f"src + j, 32 MiB - max(i, j)): cycles per byte ({run.meta['platform']})", sc)
 
 
 def model_md(run, model, cores):
-    """The cycle model: what it is, the steady state, and on a board's log its measured
-    cycles against the model."""
+    """The cycle model: what it is, the steady state, and on a board's log its measured cycles
+    against the model of its core (CORES)."""
     info, ms, sw, board = model["info"], model["sweep"], run.sweep, run.board
-    L = [f"From `{model['path']}` (llvm-mca: {info.get('llvm-mca', 'not recorded')}; the "
-         f"traced image's flags: `{info.get('cflags', 'not recorded')}`): the instructions one "
-         f"call executes, traced under QEMU, run through `llvm-mca -mcpu=sifive-u74` (dual-issue,"
-         f" in-order) and `-mcpu=sifive-u54` (single-issue): latencies, issue width, one memory "
+    L = [f"From `{model['path']}` (llvm-mca: {info.get('llvm-mca', 'not recorded')}; the traced "
+         f"image's flags: `{info.get('cflags', 'not recorded')}`): the instructions one call "
+         f"executes, traced under QEMU, run through `llvm-mca -mcpu=sifive-u74` (dual-issue, "
+         f"in-order) and `-mcpu=sifive-u54` (single-issue): latencies, issue width, one memory "
          f"pipe; no caches, instruction fetch or branch prediction. A model, not a board. Its "
          f"{model['shared']} sweep cells that this log also has carry the log's instruction "
          f"counts, so the model is of the build that wrote the log.\n"]
-    mimpls = [i for i in run.impls if any(k[1] == i for k in ms)]
-    rows = []
+    mimpls, rows = [i for i in run.impls if any(k[1] == i for k in ms)], []
     for fn, cls in ((fn, cls) for fn in run.fns for cls in ("al", "mis")):
         sel = [k for k in ms if k[0] == fn and pair_class(k[2], k[3]) == cls]
         if not sel:
@@ -670,28 +588,26 @@ def model_md(run, model, cores):
                       f"{run.title[fn].split(' (')[0]}, "
                       + ("co-aligned" if cls == "al" else "relatively misaligned"))
                      + f", {size_label(n)}"])
-        for impl in mimpls:
-            ks = [k for k in sel if k[1] == impl and k[4] == n]
-            w = {c: max(ms[k][c] for k in ks) / n for c in CORES} if ks else None
+        for ks in ([k for k in sel if k[1] == impl and k[4] == n] for impl in mimpls):
+            w = {c: max(ms[k][c] for k in ks) / n for c in cores} if ks else None
             meas = max([sw[k]["cycles"] / n for k in ks if k in sw], default=None)
-            mod = " / ".join(f"{w[c]:.3f}" for c in (cores if board else CORES)) if w else "–"
+            mod = " / ".join(f"{w[c]:.3f}" for c in cores) if w else "–"
             rows[-1].append(mod if not (board and w) else f"{mod} (not measured)" if meas is None
                             else f"{meas:.3f} / {mod} ("
                             + " / ".join(f"×{meas / w[c]:.2f}" for c in cores) + ")")
-    at = "the largest modeled size"
-    L.append(md_table(f"Steady state at {at}: measured rdcycle / modeled "
-                      f"{' / '.join(c.upper() for c in cores)} cycles per byte (measured / "
-                      f"modeled), worst pair of each row" if board else
-                      f"Steady state at {at}: modeled U74 / U54 cycles per byte, worst pair of "
-                      f"each row", [""] + mimpls, rows))
+    names = " / ".join(c.upper() for c in cores)
+    L.append(table(("Steady state at the largest modeled size: " + (
+        f"measured rdcycle / modeled {names} cycles per byte (measured / modeled)" if board else
+        f"modeled {names} cycles per byte") + ", worst pair of each row", [""] + mimpls, rows),
+        True))
     for c in cores if board else ():
         qs = {(fn, i): sorted(sw[k]["cycles"] / ms[k][c] for k in ms if k[:2] == (fn, i)
                               and k in sw) for fn in run.fns for i in mimpls}
-        L.append(md_table(f"Measured rdcycle / modeled {c.upper()} cycles, every sweep cell of "
-                          f"both: median (range)", [""] + mimpls, [[run.title[fn]] + [
-                              f"×{x[len(x) // 2]:.2f} ({x[0]:.2f}–{x[-1]:.2f}, {len(x)} cells)"
-                              if x else "–" for x in (qs[(fn, i)] for i in mimpls)]
-                              for fn in run.fns]))
+        L.append(table((f"Measured rdcycle / modeled {c.upper()} cycles, every sweep cell of "
+                        f"both: median (range)", [""] + mimpls, [[run.title[fn]] + [
+                            f"×{x[len(x) // 2]:.2f} ({x[0]:.2f}–{x[-1]:.2f}, {len(x)} cells)"
+                            if x else "–" for x in (qs[(fn, i)] for i in mimpls)]
+                            for fn in run.fns]), True))
     if board:
         L.append("The board's model: " + (
             f"the {cores[0].upper()}'s, from the platform name `{run.meta['platform']}`"
@@ -700,63 +616,64 @@ def model_md(run, model, cores):
             + ". Where the board is slower than its model the difference is what the model "
             "leaves out: caches, instruction fetch, branch prediction.\n")
     if model["extra"]:          # in the trace's order, which is the image's
-        L.append(md_table("Modeled cells outside the sweep (per call [per byte])", [
+        L.append(table(("Modeled cells outside the sweep (per call [per byte])", [
             "function", "implementation", "dst%8", "src%8", "n", "instructions", "U74 cycles",
             "U54 cycles"], [[*k[:3], "–" if k[3] is None else k[3], k[4], v["ins"]]
                             + [f"{v[c]} [{v[c] / k[4]:.3f}]" for c in CORES]
-                            for k, v in model["extra"].items()], "llrrrrrr"))
+                            for k, v in model["extra"].items()], "llrrrrrr"), True))
     return L
 
 
-def report_md(run, sizes, targets, targets_path, run_info, plots, model, model_note, cores):
-    b, blocks = run.b, len(run.log.benches)
+def report_md(run, args, sizes, targets, plots, model, model_note, cores):
+    b, blocks, run_info = run.b, len(run.log.benches), ""
+    if os.path.exists(args.log + ".run"):      # how the log was made (make bench writes it)
+        with open(args.log + ".run") as f:
+            run_info = " ".join(f.read().split())
     L = ["# wordmerge benchmark report\n",
          f"Made by `tools/report.py` from `{run.path}` (mode `{run.mode}`, "
          + (f"build id `{run.log.build_id}`, " if run.log.build_id else "")
          + f"{b.records + 2} CSV lines, CRC-32 `{b.crc:08x}` checked" + (
              f"; the log held {blocks} benchmark blocks, this is the last" if blocks > 1 else "")
          + ").\n",
-         md_table(None, ["run", ""], facts(run) + [
+         table((None, ["run", ""], facts(run) + [
              ("how it was run", run_info or "not recorded (no `LOG.run` file beside the log)"),
              ("cycle model", f"`{model['path']}`" if model else "absent (see Modeled cycles)")],
-             "ll"), COUNTERS + "\n"]
+             "ll"), True), COUNTERS + "\n"]
     big = big_tables(run) if run.big else []
-    L += ["## Headline: 32 MiB buffers\n", md_table(*big[0])] if big else []
-    L.append("## Code size\n")
-    L.append(md_table(*size_table(run, sizes)) + f"\nFrom `{sizes['elf']}` (tools/elf.py).\n"
-             if sizes else "No ELF of the build that wrote the log was given (`make report "
-             "LOG=... ELF=...`): code sizes are the ELF's.\n")
+    L += ["## Headline: 32 MiB buffers\n", table(big[0], True)] if big else []
+    L += ["## Code size\n", table(size_table(run, sizes), True) + f"\nFrom `{sizes['elf']}` "
+          "(tools/elf.py).\n" if sizes else "No ELF of the build that wrote the log was given "
+          "(`make report LOG=... ELF=...`): code sizes are the ELF's.\n"]
     if targets is not None:
-        L.append(f"## Targets: the bounds {run.ours} must stay within (`{targets_path}`)\n")
-        L.append("Not evaluated: instruction counts are only exact under QEMU `-icount "
-                 "shift=0` (`make bench`, `make bench-check`).\n" if not run.lock else
-                 md_table(None, ["cell", "verdict", "measured vs bound"], [
-                     [c, "–" if vd is None else vd if vd == "PASS" else f"**{vd}**", t]
-                     for vd, c, t in targets], "lll")
+        L.append(f"## Targets: the bounds {run.ours} must stay within (`{args.targets}`)\n")
+        L.append("Not evaluated: instruction counts are only exact under QEMU `-icount shift=0` "
+                 "(`make bench`, `make bench-check`).\n" if not run.lock else table((
+                     None, ["cell", "verdict", "measured vs bound"],
+                     [[c, "–" if vd is None else vd if vd == "PASS" else f"**{vd}**", t]
+                      for vd, c, t in targets], "lll"), True)
                  + f"\nInstructions per call or per byte of {run.ours}, its code size, and its "
                  "modeled cycles (cells ending in `U74 model` or `U54 model`, below), each at "
                  "the worst pair of the cell (al: dst%8 = src%8; mis: the relatively misaligned "
                  "pairs; memset: dst%8 = 0 against the others). `make bench-check` checks the "
                  "same.\n")
     if run.sweep:
-        cs = cores if run.board else CORES
         L += ["## Modeled cycles (SiFive U74 and U54, llvm-mca)\n"] + (
             model_md(run, model, cores) if model else [model_note + "\n"])
         L.append("## Size sweep\n\nPer call: instructions (and cycles where they differ), per "
-                 "byte in brackets" + (f"; {' / '.join(c.upper() for c in cs)}: the cycles one "
-                                       "call takes in llvm-mca's model, per byte in brackets"
+                 "byte in brackets" + (f"; {' / '.join(c.upper() for c in cores)}: the cycles "
+                                       "one call takes in llvm-mca's model, per byte in brackets"
                                        + ", then measured / modeled cycles" * run.board
                                        + "; a dash where the model has no such cell"
                                        if model else "")
                  + ". Backward memmove needs dst − src < n: smaller n at such pairs are absent.\n")
-        for fn, tables in sweep_tables(run, run.sweep, model, cs).items():
+        for fn, tables in sweep_tables(run, run.sweep, model, cores).items():
             L += [f"### {run.title[fn]}\n", f"![{fn}]({plots[f'sweep-{fn}']})\n"]
-            L += [md_table(*t) for t in tables]
+            L += [table(t, True) for t in tables]
     if big:
         L.append("## 32 MiB buffers\n")
-        L += [f"![{fn} offset matrix heat maps]({p})\n" for k, p in plots.items()
-              for fn in [k[5:]] if k.startswith("heat-")]
-        L += [md_table(*t) for t in big[1:]]
+        L += [f"![{k[5:]} offset matrix heat maps]({p})\n" for k, p in plots.items()
+              if k.startswith("heat-")]
+        L += [table(t, True) for t in big[1:]]
     return "\n".join(L)
 
 
@@ -764,69 +681,55 @@ def cmd_report(args):
     run = Run(args.log)
     sizes = pick_elf(args, run)
     model, model_note = pick_cycles(args, run)
-    cores = board_cores(run, args.core)
-    targets = None
-    if args.targets:
-        targets = [eval_target(run, t, sizes, model) for t in read_targets(args.targets, run)[0]]
-    with open(args.log + ".run") if os.path.exists(args.log + ".run") else open(os.devnull) as f:
-        run_info = " ".join(f.read().split())    # how the log was made (make bench)
+    cores = model_cores(run, args.core)
+    targets = args.targets and [eval_target(run, t, sizes, model)
+                                for t in read_targets(args.targets, run)[0]]
+    # Made in a folder beside DIR, which it replaces only once it is complete.
     out = os.path.abspath(args.out)
-    parent = os.path.dirname(out)
-    os.makedirs(parent, exist_ok=True)
-    tmp = tempfile.mkdtemp(prefix="." + os.path.basename(out) + ".tmp-", dir=parent)
+    os.makedirs(os.path.dirname(out), exist_ok=True)
+    tmp = tempfile.mkdtemp(prefix=f".{os.path.basename(out)}.tmp-", dir=os.path.dirname(out))
     try:
         plots = {}
         for fn in run.fns:
-            if pairs(run.sweep, fn):
-                # A board is drawn against its own core's model; U74 unless known.
-                plots[f"sweep-{fn}"] = plot_sweep(tmp, run, fn, model,
-                                                  cores[0] if run.board else "u74")
-            if run.matrix(fn):
+            if pairs(run.sweep, fn):    # a board against its own core's model (U74 if unknown)
+                plots[f"sweep-{fn}"] = plot_sweep(tmp, run, fn, model, cores[0])
+            if fn in run.matrix:
                 plots[f"heat-{fn}"] = plot_heat(tmp, run, fn)
         with open(os.path.join(tmp, "report.md"), "w") as f:
-            f.write(report_md(run, sizes, targets, args.targets, run_info, plots, model,
-                              model_note, cores))
-        old = tempfile.mkdtemp(prefix="." + os.path.basename(out) + ".old-", dir=parent)
-        if os.path.exists(out):
-            os.rename(out, os.path.join(old, "r"))
+            f.write(report_md(run, args, sizes, targets, plots, model, model_note, cores))
         os.chmod(tmp, 0o755)
+        if os.path.exists(out):
+            os.rename(out, tmp + ".old")
         os.rename(tmp, out)
-        shutil.rmtree(old)
+        shutil.rmtree(tmp + ".old", ignore_errors=True)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
-    print(f"report: {os.path.join(args.out, 'report.md')} ({len(plots)} plots) from "
-          f"{args.log}" + (f", cycle model {model['path']}" if model else ", no cycle model"))
+    print(f"report: {os.path.join(args.out, 'report.md')} ({len(plots)} plots) from {args.log}"
+          + (f", cycle model {model['path']}" if model else ", no cycle model"))
     return 0
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="cmd", required=True)
-    cmd = {}
-    for name, help_ in (("summary", "print the tables as text"),
-                        ("report", "write DIR/report.md and its plots"),
-                        ("check", "check lib's figures against the targets")):
-        cmd[name] = p = sub.add_parser(name, help=help_)
+    for name in ("summary", "report", "check"):
+        p = sub.add_parser(name)
         p.add_argument("log")
-        p.add_argument("--elf", help="the image that wrote the log (code sizes)")
+        p.add_argument("--elf")
         if name != "summary":
-            p.add_argument("--targets", required=name == "check", help="the targets file")
-            p.add_argument("--cycles", help="the cycle model's CSV (tools/cycles.py) of the "
-                           "build that wrote the log; refused if its counts are not the log's")
-    cmd["summary"].add_argument("--per-call", action="store_true", help="a row per call "
-                                "(rdcycle, rdinstret, rdtime, MB/s): the default in mode quick")
-    cmd["report"].add_argument("--out", default="build/report")
-    cmd["report"].add_argument("--elf-guess", help="an ELF to use if it is the log's build "
-                               "({mode}: the log's mode)")
-    cmd["report"].add_argument("--cycles-guess", action="append", metavar="CSV", help="a "
-                               "cycle model to use if it is of the log's build (the first)")
-    cmd["report"].add_argument("--core", choices=CORES, help="a board log's core, when its "
-                               "platform name does not tell (default: both models)")
+            p.add_argument("--targets", required=name == "check")
+            p.add_argument("--cycles")
+    p = sub.choices["report"]
+    p.add_argument("--out", default="build/report")
+    p.add_argument("--elf-guess")
+    p.add_argument("--cycles-guess", action="append", metavar="CSV")
+    p.add_argument("--core", choices=CORES)
     args = ap.parse_args()
     try:
         return {"summary": cmd_summary, "report": cmd_report, "check": cmd_check}[args.cmd](args)
-    except (LogError, wmlog.LogError, cycles.Error) as e:
+    except (LogError, wmlog.LogError, cycles.Error, elfmod.ElfError) as e:
         print(f"{args.cmd}: error: {e}" + (f" (no report written: {args.out} is as it was)"
                                             if args.cmd == "report" else ""), file=sys.stderr)
         return 2
