@@ -1,37 +1,14 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: MIT
-"""Check the RISC-V Linux-style Image header of a wordmerge .bin.
-
-U-Boot's booti starts an image only if it carries the 64-byte header of the
-Linux kernel's Documentation/riscv/boot-image-header.rst:
-
-  off size field
-    0   4  code0        executable code: here a jump over the header
-    4   4  code1        executable code
-    8   8  text_offset  image load offset from the start of RAM (LE)
-   16   8  image_size   effective image size, BSS included (LE)
-   24   8  flags        bit 0: 0 = little-endian kernel
-   32   4  version      (major << 16) | minor; 0.2 is current
-   36   4  res1         reserved, 0
-   40   8  res2         reserved, 0
-   48   8  magic        "RISCV\\0\\0\\0" (deprecated since 0.2)
-   56   4  magic2       "RSC\\x05"
-   60   4  res3         reserved for the PE/COFF header offset, 0 here
-
-booti (U-Boot arch/riscv/lib/image.c) rejects an image whose magic2 is wrong
-or whose image_size is 0, then moves it to RAM base + text_offset whenever it
-was loaded inside RAM, and reserves image_size bytes there.  So besides the
-fields, this checks that RAM base + text_offset is the address the ELF is
-linked at (the image is not position independent) and that image_size covers
-everything the image uses: _end - _start from the ELF, at least the file;
-and that the file is the ELF's loaded bytes (what objcopy -O binary makes).
-The ELF is read with tools/elf.py.
-
-Usage: check-image-header.py --bin FILE --elf FILE --ram-base ADDR [--name LABEL]
-Prints a FAIL: line per failed check (every check with --verbose) and one
-PASS:/FAIL: verdict; exits 1 if any check failed.
+"""Check the RISC-V Image header of a wordmerge .bin as U-Boot's booti reads it (the Linux
+kernel's Documentation/riscv/boot-image-header.rst, U-Boot's arch/riscv/lib/image.c): booti
+refuses a wrong magic2 or an image_size of 0, then moves an image loaded inside RAM to RAM base
++ text_offset and reserves image_size bytes there.  So besides the header's fields this checks,
+with the ELF's facts (tools/elf.py), that RAM base + text_offset is where the ELF is linked (the
+image is not position independent), that image_size is _end - _start and covers the file, and
+that the file is the ELF's loaded bytes (what objcopy -O binary makes).  A FAIL: line per failed
+check (every check with -v), then one PASS:/FAIL: verdict; exit status 1 if any check failed.
 """
-
 import argparse
 import os
 import struct
@@ -40,110 +17,80 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import elf as elfmod  # noqa: E402  (tools/elf.py)
 
+# 64 bytes, little-endian: code0 (a jump over the header), code1, text_offset, image_size, flags
+# (bit 0 clear: little-endian), version ((major << 16) | minor), res1, res2, magic, magic2, res3.
 HEADER = struct.Struct("<IIQQQIIQ8sII")
-MAGIC = b"RISCV\0\0\0"
-MAGIC2 = 0x05435352  # "RSC\x05" read little-endian
-VERSION_0_2 = (0 << 16) | 2
-
-
-def decode_jal(insn):
-    """(rd, byte offset) of a 32-bit JAL instruction, or None."""
-    if insn & 0x7F != 0x6F:
-        return None
-    rd = (insn >> 7) & 0x1F
-    imm = (((insn >> 31) & 1) << 20 | ((insn >> 12) & 0xFF) << 12
-           | ((insn >> 20) & 1) << 11 | ((insn >> 21) & 0x3FF) << 1)
-    if imm & (1 << 20):
-        imm -= 1 << 21
-    return rd, imm
+MAGIC, MAGIC2 = b"RISCV\0\0\0", 0x05435352     # magic2: "RSC\x05" read little-endian
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--bin", required=True, help="the raw image (objcopy -O binary)")
-    ap.add_argument("--elf", required=True, help="the ELF it was made from")
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--bin", required=True, help="the image (objcopy -O binary of the ELF)")
+    ap.add_argument("--elf", required=True)
     ap.add_argument("--ram-base", required=True, type=lambda s: int(s, 0),
                     help="start of the board's RAM (U-Boot's gd->ram_base)")
-    ap.add_argument("--name", default=None, help="label for the output lines")
-    ap.add_argument("-v", "--verbose", action="store_true",
-                    help="print every check, not only the failed ones")
+    ap.add_argument("--name", help="label for the output lines (default: the .bin's path)")
+    ap.add_argument("-v", "--verbose", action="store_true", help="print every check")
     args = ap.parse_args()
-    name = args.name or args.bin
-
-    with open(args.bin, "rb") as f:
-        data = f.read()
-    if len(data) < HEADER.size:
-        print(f"FAIL: {name}: {len(data)} bytes, shorter than the {HEADER.size}-byte header")
-        return 1
-    (code0, code1, text_offset, image_size, flags, version, res1, res2,
-     magic, magic2, res3) = HEADER.unpack_from(data)
+    name, ram = args.name or args.bin, args.ram_base
     try:
+        with open(args.bin, "rb") as f:
+            data = f.read()
+        if len(data) < HEADER.size:
+            raise ValueError(f"{len(data)} bytes, shorter than the {HEADER.size}-byte header")
         elf = elfmod.Elf(args.elf)
-    except elfmod.ElfError as e:
-        print(f"FAIL: {name}: {e}")
+        start, end, load_end = ((elf.address(s) or [None])[0] for s in ("_start", "_end",
+                                                                        "_load_end"))
+        if start is None or end is None:
+            raise ValueError("the ELF has no _start or _end symbol")
+    except (OSError, ValueError, elfmod.ElfError) as e:
+        why = f"cannot read {e.filename}: {e.strerror}" if isinstance(e, OSError) else e
+        print(f"FAIL: {name}: {why}")
         return 1
-
-    def sym(n):
-        a = elf.address(n)
-        return None if a is None else a[0]
-
-    entry = elf.entry
-    start, end, load_end = sym("_start"), sym("_end"), sym("_load_end")
-
-    failed = 0
-
-    def check(ok, what):
-        nonlocal failed
-        if args.verbose or not ok:
-            print(f"{'PASS' if ok else 'FAIL'}: {name}: {what}")
-        failed += not ok
-
-    if start is None or end is None:
-        check(False, "the ELF has no _start or _end symbol")
-        return 1
-    size = len(data)
-    jal = decode_jal(code0)
-    if jal is None or jal[0] != 0:
-        check(False, f"code0 0x{code0:08x} is not a jump (jal x0)")
-    else:
-        target = jal[1]
-        check(HEADER.size <= target < size,
-              f"code0 0x{code0:08x} jumps over the header to image+0x{target:x}")
-    check(entry == start, f"ELF entry 0x{entry:x} is _start 0x{start:x}, the header's first byte")
-    check(magic == MAGIC, f"magic {magic!r} (want {MAGIC!r})")
-    check(magic2 == MAGIC2, f"magic2 {struct.pack('<I', magic2)!r} (want b'RSC\\x05')")
-    check(version == VERSION_0_2,
-          f"version {version >> 16}.{version & 0xFFFF} (want 0.2)")
-    check(flags == 0, f"flags 0x{flags:x} (bit 0 clear: little-endian)")
-    check(res1 == 0 and res2 == 0 and res3 == 0,
-          f"reserved fields 0 (res1 {res1}, res2 {res2}, res3 {res3}: no PE/COFF header)")
-    check(args.ram_base + text_offset == start,
-          f"text_offset 0x{text_offset:x}: RAM base 0x{args.ram_base:x} + text_offset"
-          f" = 0x{args.ram_base + text_offset:x}, where booti puts it; linked at 0x{start:x}")
-    check(image_size != 0 and image_size == end - start,
-          f"image_size 0x{image_size:x} = _end - _start 0x{end - start:x} (BSS and stacks included)")
-    check(image_size >= size,
-          f"image_size 0x{image_size:x} >= file size 0x{size:x}")
-    if load_end is not None:
-        check(size == load_end - start,
-              f"file size 0x{size:x} = _load_end - _start (the whole loaded image, nothing else)")
-    # The bytes objcopy -O binary makes: each PT_LOAD's file bytes at its
-    # load address, the gaps zero.
-    loads = [(paddr, data) for paddr, _, data in elf.loads() if data]
+    code0, _, offset, isize, flags, version, res1, res2, magic, magic2, res3 = \
+        HEADER.unpack_from(data)
+    # code0's jump: a `jal x0` (j) and its offset, the J-type immediate's bits put together
+    imm = ((code0 >> 31) & 1) << 20 | ((code0 >> 12) & 0xFF) << 12 \
+        | ((code0 >> 20) & 1) << 11 | ((code0 >> 21) & 0x3FF) << 1
+    size, jump = len(data), None if code0 & 0xFFF != 0x06F else imm - (imm >> 20 << 21)
+    # What objcopy -O binary makes: each PT_LOAD's file bytes at its load address, gaps zero.
+    loads = [(paddr, d) for paddr, _, d in elf.loads() if d]
     base = min((p for p, _ in loads), default=0)
     flat = bytearray(max((p + len(d) for p, d in loads), default=base) - base)
     for p, d in loads:
         flat[p - base:p - base + len(d)] = d
-    check(base == start and data == flat,
-          f"the file is the ELF's loaded bytes from 0x{base:x} ({len(flat)} bytes"
-          f"{', equal' if data == flat else ', differ'})")
+    checks = [
+        (jump is not None and HEADER.size <= jump < size, f"code0 0x{code0:08x} is not a jump "
+         "(jal x0)" if jump is None else f"code0 0x{code0:08x} jumps over the header to "
+         f"image+0x{jump:x}"),
+        (elf.entry == start, f"ELF entry 0x{elf.entry:x} is _start 0x{start:x}, the header's "
+         "first byte"),
+        (magic == MAGIC, f"magic {magic!r} (want {MAGIC!r})"),
+        (magic2 == MAGIC2, f"magic2 {struct.pack('<I', magic2)!r} (want b'RSC\\x05')"),
+        (version == 2, f"version {version >> 16}.{version & 0xFFFF} (want 0.2)"),
+        (flags == 0, f"flags 0x{flags:x} (bit 0 clear: little-endian)"),
+        (res1 == res2 == res3 == 0, f"reserved fields 0 (res1 {res1}, res2 {res2}, res3 {res3}: "
+         "no PE/COFF header)"),
+        (ram + offset == start, f"text_offset 0x{offset:x}: RAM base 0x{ram:x} + text_offset = "
+         f"0x{ram + offset:x}, where booti puts it; linked at 0x{start:x}"),
+        (isize != 0 and isize == end - start, f"image_size 0x{isize:x} = _end - _start "
+         f"0x{end - start:x} (BSS and stacks included)"),
+        (isize >= size, f"image_size 0x{isize:x} >= file size 0x{size:x}")] + [
+        (size == load_end - start, f"file size 0x{size:x} = _load_end - _start (the whole "
+         "loaded image, nothing else)")] * (load_end is not None) + [
+        (base == start and data == flat, f"the file is the ELF's loaded bytes from 0x{base:x} "
+         f"({len(flat)} bytes{', equal' if data == flat else ', differ'})")]
+    for ok, what in checks:
+        if args.verbose or not ok:
+            print(f"{'PASS' if ok else 'FAIL'}: {name}: {what}")
+    failed = sum(not ok for ok, _ in checks)
     if failed:
         print(f"FAIL: {name}: {failed} header check(s) failed: booti would refuse or misplace it")
         return 1
-    print(f"PASS: {name}: RISC-V Image header good for booti: code0 j +0x{jal[1]:x},"
-          f" version 0.2, flags 0 (LE), magic RISCV + RSC\\x05, text_offset 0x{text_offset:x}"
-          f" (RAM 0x{args.ram_base:x} + it = link address 0x{start:x}),"
-          f" image_size 0x{image_size:x} = _end - _start (file 0x{size:x})")
+    print(f"PASS: {name}: RISC-V Image header good for booti: code0 j +0x{jump:x}, version 0.2, "
+          f"flags 0 (LE), magic RISCV + RSC\\x05, text_offset 0x{offset:x} (RAM 0x{ram:x} + it "
+          f"= link address 0x{start:x}), image_size 0x{isize:x} = _end - _start (file "
+          f"0x{size:x})")
     return 0
 
 
