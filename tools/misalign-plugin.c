@@ -1,310 +1,227 @@
+/* SPDX-License-Identifier: MIT */
 /*
- * misalign-plugin.c - QEMU TCG plugin that records misaligned data accesses.
+ * misalign-plugin.c - a QEMU TCG plugin that records misaligned data accesses.
  *
- * For every guest data access (load or store, any size) the plugin checks
- * whether the virtual address is a multiple of the access size.  Misaligned
- * accesses are aggregated per (instruction pc, access size, load/store) with
- * a hit count and the first address seen.  At exit a raw report is written.
+ * Every guest load and store is checked: an address that is not a multiple
+ * of the access size is counted for its instruction, with the first such
+ * address seen.  At exit the plugin writes a raw report, which
+ * tools/misalign-table.py turns into a table by function.
  *
- * Usage (QEMU >= 6.1 argument syntax, checked against QEMU 7.2 docs):
  *   qemu-system-riscv64 ... -plugin file=build/tools/misalign.so,out=FILE
- * Arguments:
- *   out=FILE      write the raw report to FILE (default: stderr).  FILE is
- *                 opened (truncated) at load time; if it cannot be opened the
- *                 plugin prints an error and refuses to load, so QEMU stops.
- *   summary=on|off  print a one-line summary to stderr at exit (default on).
  *
- * Raw report format (line oriented, '#' lines are comments/markers):
- *   # misalign-plugin v1 target=<name> smp=<n>
- *   <pc-hex> <size-bytes> <L|S> <count> <example-addr-hex>     (0..N lines)
- *   # end records=<N> accesses=<sum of counts> dropped=<D> checked=<C>
- * The "# end" trailer lets consumers detect a truncated/never-finished file.
- * dropped = misaligned accesses not recorded because the site table was full;
- * checked = all data accesses the plugin inspected (aligned or not).
+ *   out=FILE     the report (default: stderr).  FILE is opened when the plugin
+ *                loads: one that cannot be written stops QEMU before the guest
+ *                runs.
+ *   summary=off  no one-line summary on stderr at exit (default: on).
  *
- * Build: gcc -shared -fPIC -O2 -Wall -Wextra -Werror -o misalign.so \
- *            misalign-plugin.c -lpthread
- * Debian ships no qemu-plugin.h: the API pieces used are declared in
- * qemu-plugin-api.h beside this file.
+ * The report, a line each:
+ *   # misalign-plugin v2 target=<name> smp=<n>
+ *   <pc-hex> <size-bytes> <L|S> <count> <first-addr-hex>   (by pc, L first)
+ *   # end records=<N> accesses=<sum of counts> checked=<C>
+ * A file without the "# end" line was cut short.  checked counts every data
+ * access the plugin saw, aligned or not: a report without a misaligned
+ * access still shows that the plugin was watching.
+ *
+ * Debian ships no qemu-plugin.h: qemu-plugin-api.h declares what is used.
  */
 #include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
-#include <stdbool.h>
-#include <stddef.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "qemu-plugin-api.h"
 
-/* ---------------------------- plugin state ---------------------------- */
-
-/* The instruction pc travels to the memory callback as its userdata. */
-_Static_assert(sizeof(void *) >= sizeof(uint64_t),
-               "host pointers must hold a 64-bit guest pc");
-
-#define TABLE_BITS 16
-#define TABLE_SIZE (1u << TABLE_BITS)      /* distinct sites kept */
-
+/*
+ * A site: one instruction as QEMU translated it.  It is made at translation
+ * and handed to each of its accesses' callbacks, so counting needs no lookup
+ * and no lock, and no site is ever lost to a full table.  An instruction
+ * translated again gets a new site: the report adds up the sites of one pc.
+ */
 struct site {
+    struct site *next;
     uint64_t pc;
-    uint64_t example;       /* first misaligned address seen */
-    uint64_t count;
-    uint8_t shift;          /* log2(access size) */
-    uint8_t store;
-    uint8_t used;
+    uint64_t first;         /* the first misaligned address (0 is aligned) */
+    uint64_t count[2];      /* misaligned loads, stores */
+    unsigned shift;         /* log2 of the access size */
+    size_t seq;             /* the order the sites were made in */
 };
 
-static struct site *table;
-static unsigned int n_sites;
-static uint64_t n_dropped;  /* accesses not recorded: table full */
-static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static bool finished;       /* report written; ignore late callbacks */
+static struct site *sites;  /* every site, the newest first */
+static size_t n_sites;
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;   /* sites, n_sites */
 
-/*
- * Every checked access is counted per vCPU (one cache line each, written only
- * by its own vCPU thread) so the report can prove that instrumentation was
- * live even when nothing was misaligned.
- */
-#define MAX_VCPU_SLOTS 256
+/* The accesses checked, per vCPU: each count on its own cache line, written
+ * only by its vCPU's thread; vCPUs past MAX_VCPUS share an atomic count. */
+#define MAX_VCPUS 256
 static struct {
-    uint64_t checked;
-} __attribute__((aligned(64))) vcpu_ctr[MAX_VCPU_SLOTS];
-static uint64_t checked_overflow;   /* vcpu_index >= MAX_VCPU_SLOTS: atomic */
+    uint64_t n;
+} __attribute__((aligned(64))) checked[MAX_VCPUS];
+static uint64_t checked_more;
 
-static FILE *out_fp;        /* raw report destination */
+static FILE *out;
 static const char *out_name = "<stderr>";
-static bool summary = true;
-static char target_name[32] = "?";
-static int smp_vcpus = -1;
+static int summary = 1;
+static char target[32] = "?";
+static int smp = -1;
 
-static inline uint64_t hash_key(uint64_t pc, unsigned shift, unsigned store)
+static void *must(void *p)
 {
-    uint64_t k = pc ^ ((uint64_t)shift << 59) ^ ((uint64_t)store << 63);
-    k ^= k >> 33;
-    k *= 0xff51afd7ed558ccdULL;
-    k ^= k >> 33;
-    return k;
+    if (!p) {
+        fprintf(stderr, "misalign-plugin: out of memory\n");
+        abort();
+    }
+    return p;
 }
 
-static void record(uint64_t pc, unsigned shift, bool store, uint64_t vaddr)
+static void mem_access(unsigned int vcpu, qemu_plugin_meminfo_t info,
+                       uint64_t vaddr, void *userdata)
 {
-    pthread_mutex_lock(&lock);
-    if (finished) {
-        pthread_mutex_unlock(&lock);
-        return;
-    }
-    uint64_t h = hash_key(pc, shift, store);
-    for (unsigned i = 0; i < TABLE_SIZE; i++) {
-        struct site *s = &table[(h + i) & (TABLE_SIZE - 1)];
-        if (!s->used) {
-            if (n_sites >= TABLE_SIZE - 1) {   /* keep one slot free */
-                n_dropped++;
-                break;
-            }
-            s->used = 1;
-            s->pc = pc;
-            s->shift = (uint8_t)shift;
-            s->store = store;
-            s->example = vaddr;
-            s->count = 1;
-            n_sites++;
-            break;
-        }
-        if (s->pc == pc && s->shift == shift && s->store == store) {
-            s->count++;
-            break;
-        }
-    }
-    pthread_mutex_unlock(&lock);
-}
-
-/* Runs for every executed load/store of an instrumented instruction. */
-static void mem_cb(unsigned int vcpu_index, qemu_plugin_meminfo_t info,
-                   uint64_t vaddr, void *userdata)
-{
-    if (vcpu_index < MAX_VCPU_SLOTS) {
-        uint64_t *c = &vcpu_ctr[vcpu_index].checked;
-        __atomic_store_n(c, __atomic_load_n(c, __ATOMIC_RELAXED) + 1,
-                         __ATOMIC_RELAXED);
-    } else {
-        __atomic_fetch_add(&checked_overflow, 1, __ATOMIC_RELAXED);
-    }
+    struct site *s = userdata;
     unsigned shift = qemu_plugin_mem_size_shift(info);
-    uint64_t mask = (UINT64_C(1) << shift) - 1;
-    if (__builtin_expect((vaddr & mask) == 0, 1)) {
-        return;                                /* aligned: the fast path */
+    uint64_t none = 0;
+
+    if (vcpu < MAX_VCPUS) {
+        uint64_t *c = &checked[vcpu].n;
+        __atomic_store_n(c, __atomic_load_n(c, __ATOMIC_RELAXED) + 1, __ATOMIC_RELAXED);
+    } else {
+        __atomic_fetch_add(&checked_more, 1, __ATOMIC_RELAXED);
     }
-    record((uint64_t)(uintptr_t)userdata, shift,
-           qemu_plugin_mem_is_store(info), vaddr);
+    if ((vaddr & ((UINT64_C(1) << shift) - 1)) == 0) {
+        return;             /* aligned: the fast path */
+    }
+    __atomic_store_n(&s->shift, shift, __ATOMIC_RELAXED);
+    __atomic_compare_exchange_n(&s->first, &none, vaddr, false,
+                                __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&s->count[qemu_plugin_mem_is_store(info)], 1,
+                       __ATOMIC_RELAXED);
 }
 
-static void tb_trans_cb(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
+static void tb_translated(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
     (void)id;
-    size_t n = qemu_plugin_tb_n_insns(tb);
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < qemu_plugin_tb_n_insns(tb); i++) {
         struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
-        uint64_t pc = qemu_plugin_insn_vaddr(insn);
-        qemu_plugin_register_vcpu_mem_cb(insn, mem_cb, QEMU_PLUGIN_CB_NO_REGS,
-                                         QEMU_PLUGIN_MEM_RW,
-                                         (void *)(uintptr_t)pc);
+        struct site *s = must(calloc(1, sizeof(*s)));
+
+        s->pc = qemu_plugin_insn_vaddr(insn);
+        pthread_mutex_lock(&lock);
+        s->next = sites;
+        s->seq = n_sites++;
+        sites = s;
+        pthread_mutex_unlock(&lock);
+        qemu_plugin_register_vcpu_mem_cb(insn, mem_access, QEMU_PLUGIN_CB_NO_REGS,
+                                         QEMU_PLUGIN_MEM_RW, s);
     }
 }
 
-static int cmp_site(const void *a, const void *b)
+/* By pc, then size; of one instruction, the oldest site first. */
+static int site_order(const void *a, const void *b)
 {
-    const struct site *x = a, *y = b;
+    const struct site *x = *(struct site *const *)a;
+    const struct site *y = *(struct site *const *)b;
+
     if (x->pc != y->pc) {
         return x->pc < y->pc ? -1 : 1;
     }
-    if (x->store != y->store) {
-        return x->store < y->store ? -1 : 1;
+    if (x->shift != y->shift) {
+        return x->shift < y->shift ? -1 : 1;
     }
-    return (int)x->shift - (int)y->shift;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-static void atexit_cb(qemu_plugin_id_t id, void *userdata)
+static void report(qemu_plugin_id_t id, void *userdata)
 {
+    FILE *f = out ? out : stderr;
+    uint64_t total = 0, seen = __atomic_load_n(&checked_more, __ATOMIC_RELAXED);
+    unsigned records = 0;
+    size_t n = 0;
+    int err;
+
     (void)id;
     (void)userdata;
-
     pthread_mutex_lock(&lock);
-    if (finished) {
-        pthread_mutex_unlock(&lock);
-        return;
-    }
-    finished = true;
-
-    /* Compact and sort the used slots. */
-    unsigned n = 0;
-    for (unsigned i = 0; i < TABLE_SIZE; i++) {
-        if (table[i].used) {
-            table[n++] = table[i];
+    struct site **hit = must(malloc((n_sites + 1) * sizeof(*hit)));
+    for (struct site *s = sites; s; s = s->next) {
+        if (s->count[0] || s->count[1]) {
+            hit[n++] = s;
         }
     }
-    qsort(table, n, sizeof(table[0]), cmp_site);
+    pthread_mutex_unlock(&lock);
+    qsort(hit, n, sizeof(*hit), site_order);
+    fprintf(f, "# misalign-plugin v2 target=%s smp=%d\n", target, smp);
+    /* Of each instruction (pc and size), its sites' loads on a line and
+     * their stores on another; its first address is its oldest site's. */
+    for (size_t i = 0, j; i < n; i = j) {
+        uint64_t count[2] = { 0, 0 };
 
-    uint64_t total = 0;
-    FILE *fp = out_fp ? out_fp : stderr;
-    fprintf(fp, "# misalign-plugin v1 target=%s smp=%d\n",
-            target_name, smp_vcpus);
-    for (unsigned i = 0; i < n; i++) {
-        const struct site *s = &table[i];
-        fprintf(fp, "0x%016" PRIx64 " %u %c %" PRIu64 " 0x%016" PRIx64 "\n",
-                s->pc, 1u << s->shift, s->store ? 'S' : 'L', s->count,
-                s->example);
-        total += s->count;
+        for (j = i; j < n && hit[j]->pc == hit[i]->pc && hit[j]->shift == hit[i]->shift;
+             j++) {
+            count[0] += hit[j]->count[0];
+            count[1] += hit[j]->count[1];
+        }
+        for (int store = 0; store < 2; store++) {
+            if (count[store]) {
+                fprintf(f, "0x%016" PRIx64 " %u %c %" PRIu64 " 0x%016" PRIx64 "\n",
+                        hit[i]->pc, 1u << hit[i]->shift, "LS"[store], count[store],
+                        hit[i]->first);
+                total += count[store];
+                records++;
+            }
+        }
     }
-    uint64_t checked = __atomic_load_n(&checked_overflow, __ATOMIC_RELAXED);
-    for (unsigned i = 0; i < MAX_VCPU_SLOTS; i++) {
-        checked += __atomic_load_n(&vcpu_ctr[i].checked, __ATOMIC_RELAXED);
+    free(hit);
+    for (int v = 0; v < MAX_VCPUS; v++) {
+        seen += __atomic_load_n(&checked[v].n, __ATOMIC_RELAXED);
     }
-    fprintf(fp, "# end records=%u accesses=%" PRIu64 " dropped=%" PRIu64
-            " checked=%" PRIu64 "\n", n, total, n_dropped, checked);
-
-    int err = 0;
-    if (fflush(fp) != 0 || ferror(fp)) {
+    fprintf(f, "# end records=%u accesses=%" PRIu64 " checked=%" PRIu64 "\n",
+            records, total, seen);
+    err = fflush(f) || ferror(f) ? (errno ? errno : EIO) : 0;
+    if (out && fclose(out) && !err) {
         err = errno ? errno : EIO;
     }
-    if (out_fp && fclose(out_fp) != 0 && !err) {
-        err = errno ? errno : EIO;
-    }
-    out_fp = NULL;
+    out = NULL;
     if (err) {
-        fprintf(stderr, "misalign-plugin: error writing %s: %s\n",
-                out_name, strerror(err));
+        fprintf(stderr, "misalign-plugin: error writing %s: %s\n", out_name,
+                strerror(err));
     }
     if (summary) {
-        fprintf(stderr, "misalign-plugin: %" PRIu64 " misaligned accesses at "
-                "%u sites (of %" PRIu64 " data accesses checked)%s -> %s\n",
-                total, n, checked,
-                n_dropped ? " (TABLE FULL, some dropped)" : "", out_name);
+        fprintf(stderr, "misalign-plugin: %" PRIu64 " misaligned accesses at %u sites "
+                "(of %" PRIu64 " data accesses checked) -> %s\n", total, records, seen,
+                out_name);
     }
-    pthread_mutex_unlock(&lock);
-}
-
-/* "key=value" -> pointer to value if the key matches, else NULL. */
-static const char *arg_value(const char *arg, const char *key)
-{
-    size_t n = strlen(key);
-    return (!strncmp(arg, key, n) && arg[n] == '=') ? arg + n + 1 : NULL;
-}
-
-static int parse_bool(const char *val, bool *ret)
-{
-    if (!strcmp(val, "on") || !strcmp(val, "yes") || !strcmp(val, "true")) {
-        *ret = true;
-        return 0;
-    }
-    if (!strcmp(val, "off") || !strcmp(val, "no") || !strcmp(val, "false")) {
-        *ret = false;
-        return 0;
-    }
-    return -1;
 }
 
 QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
                                            const qemu_info_t *info,
                                            int argc, char **argv)
 {
-    const char *out_path = NULL;
+    const char *path = NULL;
 
     for (int i = 0; i < argc; i++) {
-        const char *arg = argv[i];
-        const char *val;
-        if ((val = arg_value(arg, "out"))) {
-            out_path = val;
-        } else if ((val = arg_value(arg, "summary"))) {
-            if (parse_bool(val, &summary)) {
-                fprintf(stderr, "misalign-plugin: bad value in '%s' "
-                        "(want on|off)\n", arg);
-                return -1;
-            }
+        if (!strncmp(argv[i], "out=", 4) && argv[i][4]) {
+            path = argv[i] + 4;     /* argv lives as long as the plugin */
+        } else if (!strcmp(argv[i], "summary=on") || !strcmp(argv[i], "summary=off")) {
+            summary = !strcmp(argv[i], "summary=on");
         } else {
-            fprintf(stderr, "misalign-plugin: unknown argument '%s' "
-                    "(known: out=FILE, summary=on|off)\n", arg);
+            fprintf(stderr, "misalign-plugin: bad argument '%s' (known: out=FILE, "
+                    "summary=on|off)\n", argv[i]);
             return -1;
         }
     }
-
-    if (info) {
-        if (info->target_name) {
-            snprintf(target_name, sizeof(target_name), "%s",
-                     info->target_name);
-        }
-        if (info->system_emulation) {
-            smp_vcpus = info->system.smp_vcpus;
-        }
-    }
-
-    if (out_path) {
-        if (!*out_path) {
-            fprintf(stderr, "misalign-plugin: empty file name in out=\n");
-            return -1;
-        }
-        out_fp = fopen(out_path, "w");
-        if (!out_fp) {
-            fprintf(stderr, "misalign-plugin: cannot open out=%s: %s\n",
-                    out_path, strerror(errno));
-            return -1;
-        }
-        out_name = out_path;     /* argv stays valid for the plugin's life */
-    }
-
-    table = calloc(TABLE_SIZE, sizeof(*table));
-    if (!table) {
-        fprintf(stderr, "misalign-plugin: out of memory\n");
-        if (out_fp) {
-            fclose(out_fp);
-            out_fp = NULL;
-        }
+    if (path && !(out = fopen(path, "w"))) {
+        fprintf(stderr, "misalign-plugin: cannot open out=%s: %s\n", path, strerror(errno));
         return -1;
     }
-
-    qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans_cb);
-    qemu_plugin_register_atexit_cb(id, atexit_cb, NULL);
+    out_name = path ? path : out_name;
+    if (info && info->target_name) {
+        snprintf(target, sizeof(target), "%s", info->target_name);
+    }
+    if (info && info->system_emulation) {
+        smp = info->system.smp_vcpus;
+    }
+    qemu_plugin_register_vcpu_tb_trans_cb(id, tb_translated);
+    qemu_plugin_register_atexit_cb(id, report, NULL);
     return 0;
 }

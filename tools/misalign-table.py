@@ -70,12 +70,10 @@ def parse_raw(path):
     if end is None:
         raise InputError(f"raw file {path}: no '# end' trailer: report truncated (QEMU did not "
                          "exit cleanly?)")
-    count = dict(re.findall(r"(records|dropped|checked)=(\d+)", end[1]))
+    count = dict(re.findall(r"(records|checked)=(\d+)", end[1]))
     if int(count.get("records", -1)) != len(records):
         raise InputError(f"raw file {path}: line {end[0]}: trailer says {end[1]} but "
                          f"{len(records)} records were read")
-    if int(count.get("dropped", 0)):
-        print(f"WARN: plugin table was full: {count['dropped']} accesses were not recorded")
     return (int(count["checked"]) if "checked" in count else None), records
 
 
