@@ -196,12 +196,10 @@ def model_cores(run, override=None):
         ([core] for core, rx in BOARDS if re.search(rx, p)), list(CORES))
 
 
-# Instruction counts, and the cycle model's: CORE_per_call and CORE_per_byte.
-TARGET_KINDS = ("per_call", "per_byte", "memcpy+") + tuple(
-    f"{c}_{k}" for c in CORES for k in ("per_call", "per_byte"))
-# function n pairs kind bound [ceiling]
-TARGET = re.compile(r"(\S+) (\d+) (al|mis|any|\d(?:,\d)?) (\S+) (\d+(?:\.\d*)?)"
-                    r"(?: (\d+(?:\.\d*)?))?")
+# A target line: function n pairs kind bound [ceiling]; kind: instruction counts, or the cycle
+# model's (CORE_per_call, CORE_per_byte).
+TARGET = re.compile(r"(\S+) (\d+) (al|mis|any|\d(?:,\d)?) (per_call|per_byte|memcpy\+|"
+                    r"(?:u74|u54)_per_(?:call|byte)) (\d+(?:\.\d*)?)(?: (\d+(?:\.\d*)?))?")
 
 
 def read_targets(path, run):
@@ -222,7 +220,7 @@ def read_targets(path, run):
             scope = p[1]                # the build the rows below are for
         elif len(p) == 5 and p[0] == "size" and p[4].isdigit():
             rows.append({"fn": "size", "opt": p[1], "what": p[2], "bound": int(p[4])})
-        elif m and m[4] in TARGET_KINDS:
+        elif m:
             rows.append({"fn": m[1], "n": int(m[2]), "pairs": m[3], "kind": m[4], "opt": scope,
                          "bound": float(m[5]), "ceiling": m[6] and float(m[6]),
                          "where": f"{path}:{i}"})
@@ -254,8 +252,8 @@ def eval_target(run, t, sizes, model):
     core = kind[:3] if kind[:3] in CORES else None
     cell = f"{fn} {size_label(n)} {cls}" + (f" {core.upper()} model" if core else "")
     if core and model is None:
-        return None, cell, "no cycle model given (report.py --cycles FILE; make cycles-wordmerge " \
-            "makes it)"
+        return None, cell, "no cycle model given (report.py --cycles FILE; make " \
+            "cycles-wordmerge makes it)"
     cells = model["sweep"] if core else run.sweep
     pts = {k: v[core] if core else v["instret"] for k, v in cells.items()
            if k[0] == fn and k[1] == run.ours and k[4] == n and cls in (
@@ -270,17 +268,21 @@ def eval_target(run, t, sizes, model):
     k = max(pts, key=pts.get)
     v, pair = pts[k], f"dst%8={k[2]}" if k[3] is None else f"({k[2]},{k[3]})"
     x, pre = v / n if kind.endswith("per_byte") else v, "memcpy +" if kind == "memcpy+" else ""
-    vd, rel = ("PASS", f"<= {pre}{bound:g}") if x <= bound + 1e-12 else (
-        "UNMET", f"> target {pre}{bound:g}, within the recorded ceiling {pre}{ceil:g}"
-    ) if ceil is not None and x <= ceil + 1e-12 else ("FAIL", f"> {pre}{bound:g}" + (
-        f" and above the recorded ceiling {pre}{ceil:g}: a regression" if ceil is not None else ""))
+    if x <= bound + 1e-12:
+        vd, rel = "PASS", f"<= {pre}{bound:g}"
+    elif ceil is not None and x <= ceil + 1e-12:
+        vd, rel = "UNMET", f"> target {pre}{bound:g}, within the recorded ceiling {pre}{ceil:g}"
+    else:
+        reg = "" if ceil is None else f" and above the recorded ceiling {pre}{ceil:g}: a regression"
+        vd, rel = "FAIL", f"> {pre}{bound:g}{reg}"
     unit, src = ("modeled cycles", f", llvm-mca -mcpu=sifive-{core}") if core else (
         "instructions", "")
-    return vd, cell, (
-        f"memcpy {v:+d} (worst pair {pair}: {v + ref[k]} vs memcpy {ref[k]} instructions) {rel}"
-        if kind == "memcpy+" else f"{v / n:.4f} {unit} per byte ({v} per call, worst pair "
-        f"{pair}{src}) {rel}" if kind.endswith("per_byte") else
-        f"{v} {unit} per call (worst pair {pair}{src}) {rel}")
+    if kind == "memcpy+":
+        return vd, cell, (f"memcpy {v:+d} (worst pair {pair}: {v + ref[k]} vs memcpy {ref[k]} "
+                          f"instructions) {rel}")
+    return vd, cell, (f"{x:.4f} {unit} per byte ({v} per call, worst pair {pair}{src}) {rel}"
+                      if kind.endswith("per_byte") else
+                      f"{v} {unit} per call (worst pair {pair}{src}) {rel}")
 
 
 def cmd_check(args):
@@ -369,7 +371,7 @@ def big_tables(run):
     def fig(v):
         return f"{mbps(v, run.hz)} / {v['cycles'] / v['n']:.3f}" if v else "–"
 
-    def means(v):               # MB/s, its range if wide, and c/B over the cells V
+    def means(v):               # MB/s (with their range if wide) and c/B of the cells V
         r = [x["n"] * run.hz / x["ticks"] / 1e6 for x in v if x["ticks"]] or [0]
         mean = sum(r) / len(r)
         return [f"{mean:.0f}" + (f" ({min(r):.0f}–{max(r):.0f})" if max(r) - min(r) > 0.05 * mean
@@ -377,14 +379,15 @@ def big_tables(run):
     sels = [s for fn in run.fns if pairs(run.big, fn) for s in (
         [(f"{fn} co-aligned", fn, "al"), (f"{fn} misaligned", fn, "mis")] if fn in run.matrix
         else [(fn, fn, None)])]
+    rows = [[impl] for impl in run.impls]
+    for row, (_, fn, cls) in ((row, sel) for row in rows for sel in sels):
+        v = [x for k, x in run.big.items()
+             if k[:2] == (fn, row[0]) and cls in (None, pair_class(k[2], k[3]))]
+        row += means(v) if v else ["–"] * 2
     out = [("32 MiB buffers (the 2021 series' method): means over the offsets (co-aligned: the 8 "
             "cells i = j of an 8×8 matrix; misaligned: the other 56; otherwise every offset or "
             "pair), ranges where they spread more than 5 %; c/B = cycles per byte",
-            ["implementation"] + [h for name, _, _ in sels for h in (f"{name} MB/s", "c/B")],
-            [[impl] + [x for _, fn, cls in sels for v in [[x for k, x in run.big.items() if k[:2]
-                                                           == (fn, impl) and cls in (
-                                                               None, pair_class(k[2], k[3]))]]
-                       for x in (means(v) if v else ["–"] * 2)] for impl in run.impls])]
+            ["implementation"] + [h for name, _, _ in sels for h in (f"{name} MB/s", "c/B")], rows)]
     for fn in (f for f in run.fns if pairs(run.big, f)):
         ps = pairs(run.big, fn)
         if fn not in run.matrix:
