@@ -56,9 +56,8 @@
 #
 # Tools (tools/deps.sh checks them, and installs them on Debian): a run needs
 # qemu-system-riscv64, OpenSBI's firmware (QEMU's own, for --bios default),
-# /usr/bin/python3 with pyelftools, setpriv, flock and the cross readelf
-# (tools/report.py reads the build id with it); building also make, the
-# cross gcc and picolibc; --via-uboot Debian's U-Boot for QEMU, mkimage,
+# /usr/bin/python3 with pyelftools (tools/elf.py), setpriv and flock;
+# building also make, the cross gcc and picolibc; --via-uboot Debian's U-Boot for QEMU, mkimage,
 # sfdisk, mkfs.vfat, mcopy and the cross objcopy; --check-alignment make
 # and gcc (the plugin).
 #
@@ -175,7 +174,7 @@ if [ -z "$silence_s" ]; then
 fi
 case "$silence_s" in '' | *[!0-9]* | 0?*) die "--silence takes seconds (decimal, no leading zero; 0: no bound), not '$silence_s'" ;; esac
 
-tools=(qemu-system-riscv64 python3 pyelftools setpriv flock "${READELF:-${cross}readelf}")
+tools=(qemu-system-riscv64 python3 pyelftools setpriv flock)
 [ "$bios" != default ] || tools+=(opensbi-firmware)
 [ "$build" = 0 ] || tools+=(make "${cross}gcc" picolibc)
 [ "$via_uboot" = 0 ] || tools+=(u-boot-qemu-smode mkimage sfdisk mkfs.vfat mcopy "${cross}objcopy")
