@@ -146,7 +146,7 @@ fuzz: fuzz-build
 # bad-name.dtb: a property name offset outside the strings block.
 DTB_DIR := $(O)/dtb
 DTBS := $(addprefix $(DTB_DIR)/,virt-smp1.dtb virt-smp4.dtb sifive_u.dtb no-memory.dtb \
-	timebase-0.dtb no-timebase.dtb deep.dtb bad-name.dtb)
+	timebase-0.dtb no-timebase.dtb deep.dtb bad-name.dtb memory-elsewhere.dtb)
 .PHONY: dtbs
 dtbs: $(DTBS)
 qemu_dumpdtb = qemu-system-riscv64 -M $(1),dumpdtb=$@ -m 256M -smp $(2) -nographic -bios default \
@@ -165,6 +165,10 @@ $(DTB_DIR)/timebase-0.dtb: $(DTB_DIR)/virt-smp1.dtb
 	$(call dtb_edit,fdtput -t u $@.tmp /cpus timebase-frequency 0)
 $(DTB_DIR)/no-timebase.dtb: $(DTB_DIR)/virt-smp1.dtb
 	$(call dtb_edit,fdtput -d $@.tmp /cpus timebase-frequency)
+# memory-elsewhere.dtb: the memory node says RAM starts 256 MiB above where
+# QEMU put it (and the image runs).
+$(DTB_DIR)/memory-elsewhere.dtb: $(DTB_DIR)/virt-smp1.dtb
+	$(call dtb_edit,fdtput -t x $@.tmp /memory@80000000 reg 0 0x90000000 0 0x10000000)
 $(DTB_DIR)/deep.dtb: $(DTB_DIR)/virt-smp1.dtb
 	$(call dtb_edit,fdtput -c -p $@.tmp /d1/d2/d3/d4/d5/d6/d7/d8/d9/d10/d11/d12/d13/d14/d15/d16/d17)
 $(DTB_DIR)/bad-name.dtb: $(DTB_DIR)/virt-smp1.dtb tools/dtb-corrupt.py
