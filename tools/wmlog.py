@@ -55,9 +55,11 @@ class Bench:
     """One benchmark block, CSV:begin to CSV:end."""
 
     def __init__(self, lineno, rec):
-        self.line, self.mode, self.format = lineno, rec["mode"], int(rec["format"])
+        self.line, self.mode, self.format = lineno, rec["mode"], rec["format"]
         self.meta, self.impls, self.symbols, self.functions = {}, [], {}, {}
-        self.cells = {"sweep": {}, "extra": {}, "big": {}}
+        # Every record kind with an fn and an impl field is a measured cell.
+        self.cells = {k: {} for k, spec in RECORDS.items()
+                      if {"fn", "impl"} <= {name for name, _ in spec}}
         self.order = []          # (kind, key) of every cell, in the log's order
         self.done = self.end = None
         self.records, self.crc = 0, zlib.crc32(b"")
@@ -79,18 +81,13 @@ class Bench:
             if rec["impl"] not in self.impls or rec["fn"] not in self.functions:
                 raise LogError(f"{where}: {rec['fn']}[{rec['impl']}] was not announced "
                                "by a CSV:impl or CSV:function line")
-            for k in ("dst", "n", "runs", "cycles", "instret", "instret_max", "ticks"):
-                if k in rec:
-                    rec[k] = int(rec[k])
-            rec["src"] = int(rec["src"]) if rec["src"] else None
             key = (rec["fn"], rec["impl"], rec["dst"], rec["src"], rec["n"])
             if key in self.cells[kind]:
                 raise LogError(f"{where}: the cell {kind} {key} again")
             self.cells[kind][key] = rec
             self.order.append((kind, key))
         elif kind == "done":
-            self.done = {"mode": rec["mode"], "points": int(rec["points"]),
-                         "failures": int(rec["failures"])}
+            self.done = rec
 
 
 class Log:
@@ -124,6 +121,8 @@ def _fields(kind, raw, where):
         for v in vals:
             if not re.fullmatch(TYPES[typ.rstrip(".")], v):
                 raise LogError(f"{where}: CSV:{kind} field {name} is {v!r}, not {typ}")
+        if typ.startswith("int"):
+            vals = [int(v) if v else None for v in vals]
         rec[name] = vals if typ.endswith("...") else vals[0]
     return rec
 
@@ -152,7 +151,7 @@ def read(path):
             if kind == "begin":
                 bench = Bench(n, rec)
             elif kind == "end":
-                if int(rec["lines"]) != bench.records or rec["crc"] != f"{bench.crc:08x}":
+                if rec["lines"] != bench.records or rec["crc"] != f"{bench.crc:08x}":
                     raise LogError(f"{where}: the block from line {bench.line} is damaged: "
                                    f"{bench.records} records with CRC {bench.crc:08x}, "
                                    f"CSV:end says {rec['lines']} and {rec['crc']}")
