@@ -6,7 +6,6 @@ the names of line forms, record kinds and fields live there, not here).
 
     wmlog.py check LOG     read LOG; a line that breaks the protocol is
                            exit status 2 with its line number
-    wmlog.py status LOG    print the EXIT: status (exit 2: none)
 
 As a module: read(path) -> Log, or LogError naming the line.  A log may be
 a QEMU log or a board's serial capture: carriage returns, and lines without
@@ -209,19 +208,14 @@ def read(path):
 
 
 def main(argv):
-    if len(argv) != 3 or argv[1] not in ("check", "status"):
-        sys.exit(__doc__.split("\n\n")[1])
+    if len(argv) != 3 or argv[1] != "check":
+        print("usage:" + __doc__.split("\n\n")[1], file=sys.stderr)
+        return 2
     try:
         log = read(argv[2])
     except LogError as e:
         print(f"wmlog: error: {e}", file=sys.stderr)
         return 2
-    if argv[1] == "status":
-        if log.status is None:
-            print(f"wmlog: error: {argv[2]}: no EXIT: line", file=sys.stderr)
-            return 2
-        print(log.status)
-        return 0
     print(f"wmlog: {argv[2]}: {len(log.lines)} protocol lines, {len(log.groups)} groups"
           f"{', missing ' + ' '.join(log.missing) if log.missing else ''}, "
           f"{len(log.benches)} benchmark blocks, status {log.status}")
