@@ -111,9 +111,7 @@ def mbps(v, hz):
 # ---- the inputs besides the log: the ELF, the cycle model's CSV, the targets ------------------
 
 def pick_elf(args, run):
-    """Code sizes from --elf, which must be the image that wrote the log (the same build id), or
-    from --elf-guess ({mode}: the log's) if that is.  lib's own: every function of the source
-    file that defines memcpy, its static helpers too."""
+    """Code sizes from --elf, or --elf-guess if it matches: only the image that wrote the log."""
     path = args.elf or (getattr(args, "elf_guess", None) or "").replace("{mode}", run.mode)
     if not args.elf and not (path and os.path.exists(path)):
         return None
@@ -141,10 +139,7 @@ def pick_elf(args, run):
 
 
 def read_cycles(path, run):
-    """The cycle model's CSV (tools/cycles.py reads it), if it is of the build that wrote the log:
-    every sweep cell the two share has the log's instruction count (instret counts the same on a
-    board as under QEMU for the same image).  {path, info, sweep, extra, shared}: sweep and
-    extra map a cell (fn, impl, dst, src, n) to {ins, u74, u54}."""
+    """The cycle model's CSV if its shared sweep cells have the log's instruction counts."""
     head, rows = cycles.read_csv(path)
     model = {"path": path, "info": dict(h[2:].partition(": ")[::2] for h in head),
              "sweep": {}, "extra": {}}
@@ -167,8 +162,7 @@ def read_cycles(path, run):
 
 
 def pick_cycles(args, run):
-    """(model, note): --cycles must match the log; --cycles-guess FILE (in order) is used only if
-    it does, and the note says why there is no model."""
+    """(model, note): --cycles, or the first --cycles-guess that matches; the note: why none."""
     if args.cycles:
         return read_cycles(args.cycles, run), None
     tried = []
@@ -203,8 +197,7 @@ TARGET = re.compile(r"(\S+) (\d+) (al|mis|any|\d(?:,\d)?) (per_call|per_byte|mem
 
 
 def read_targets(path, run):
-    """The rows of the targets file for the log's build (the last -O of lib's flags), and how
-    many are for other builds."""
+    """The targets for the log's build (the last -O of lib's flags), how many are not, its -O."""
     flags = run.meta.get("lib_cflags", run.meta.get("cflags", ""))
     opt = (re.findall(r"(?:^|\s)(-O\w*)", flags) or ["?"])[-1]
     rows, scope = [], "any"
@@ -234,9 +227,8 @@ def read_targets(path, run):
 
 
 def eval_target(run, t, sizes, model):
-    """(verdict, cell, text) of lib's cells at the worst pair of the target's class: PASS, met;
-    UNMET, not met but no worse than the ceiling recorded beside it (what the code measured
-    then: a regression still fails); FAIL, above both; None, cannot be evaluated."""
+    """(verdict, cell, text) of lib's worst pair of the target's class (tests/bench-targets.txt):
+    PASS, UNMET (above the bound, within the ceiling), FAIL, or None (cannot be evaluated)."""
     if t["fn"] == "size":
         cell, s = f"code size, {t['what']} at {t['opt']}", sizes
         if s is None:
@@ -317,8 +309,7 @@ def cmd_check(args):
 # ---- the tables: made once, written as text (summary) or Markdown (report) -------------------
 
 def table(t, md=False):
-    """T = (title, head, rows[, align]) as Markdown (a bold title, if any), or as text lines: a
-    blank one, the title, the columns (right-aligned unless ALIGN says l)."""
+    """T = (title, head, rows[, align]) as Markdown, or text lines (a blank first; align: r or l)."""
     title, head, rows, align = (*t, "l" + "r" * (len(t[1]) - 1))[:4]
     if md:
         lines = ["| " + " | ".join(map(str, r)) + " |" for r in [head, *rows]]
@@ -340,8 +331,7 @@ def size_table(run, sizes):
 
 
 def sweep_tables(run, cells, model=None, cores=CORES):
-    """{fn: [table of each pair]}: per call, instructions (and cycles where they differ), per
-    byte in brackets; beside them the model's cycles (a board: and measured / model)."""
+    """{fn: [table of each pair]}: the counts per call [per byte], the model's cycles beside."""
     ms = model["sweep"] if model else {}
     mimpls = {k[1] for k in ms}
 
@@ -366,8 +356,7 @@ def sweep_tables(run, cells, model=None, cores=CORES):
 
 
 def big_tables(run):
-    """The 32 MiB phase: the means per implementation, then each function's cells, MB/s / cycles
-    per byte: its 8x8 offset matrix per implementation, or a row per pair."""
+    """The 32 MiB phase: the means, then each function's 8x8 matrices or a row per pair."""
     def fig(v):
         return f"{mbps(v, run.hz)} / {v['cycles'] / v['n']:.3f}" if v else "–"
 
@@ -434,8 +423,7 @@ def facts(run):
 
 
 def cmd_summary(args):
-    """The tables as text, for a terminal; in mode quick (the test image's closing benchmark,
-    not under -icount) a row per call with every counter instead of the instruction counts."""
+    """The tables as text; in mode quick (not under -icount) every counter of each call."""
     run = Run(args.log, allow_failed=True)
     b, sizes, nb = run.b, pick_elf(args, run), len(run.log.benches)
     L = [f"wordmerge benchmark, mode {run.mode} ({run.path}: format {b.format}, "
@@ -492,8 +480,7 @@ def gnuplot(tmp, name, size, layout, title, script):
 
 
 def plot_sweep(tmp, run, fn, model, core):
-    """fn's sweep: cycles per byte against size, a panel per pair; with MODEL a second set of
-    panels, CORE's modeled cycles per byte, on the same axes so that the two compare."""
+    """fn's cycles per byte against size, a panel per pair; below, CORE's model on the same axes."""
     keys, panels, blocks, vals = pairs(run.sweep, fn), ("log", "model")[:1 + bool(model)], [], []
     with open(os.path.join(tmp, f"sweep-{fn}.dat"), "w") as f:
         for panel, (d, s), impl in ((p, k, i) for p in panels for k in keys for i in run.impls):
@@ -544,8 +531,7 @@ def plot_sweep(tmp, run, fn, model, core):
 
 
 def plot_heat(tmp, run, fn):
-    """fn's 8x8 offset matrix at 32 MiB, a heat map per implementation, on one logarithmic
-    colour scale so that the colours compare."""
+    """fn's 8x8 offset matrix at 32 MiB, a heat map per implementation on one colour scale."""
     have = [i for i in run.impls if any(k[:2] == (fn, i) for k in run.big)]
     vals = [max(v["cycles"], 1) / v["n"] for k, v in run.big.items() if k[0] == fn]
     lo, hi = min(vals), max(vals)
@@ -571,8 +557,7 @@ def plot_heat(tmp, run, fn):
 
 
 def model_md(run, model, cores):
-    """The cycle model: what it is, the steady state, and on a board's log its measured cycles
-    against the model of its core (CORES)."""
+    """The cycle model: its steady state; on a board's log, measured cycles against it."""
     info, ms, sw, board = model["info"], model["sweep"], run.sweep, run.board
     L = [f"From `{model['path']}` (llvm-mca: {info.get('llvm-mca', 'not recorded')}; the traced "
          f"image's flags: `{info.get('cflags', 'not recorded')}`): the instructions one call "
