@@ -110,32 +110,24 @@ def mbps(v, hz):
 
 # ---- the inputs besides the log: the ELF, the cycle model's CSV, the targets ------------------
 
-def pick_elf(args, run):
-    """Code sizes from --elf, or --elf-guess if it matches: only the image that wrote the log."""
-    path = args.elf or (getattr(args, "elf_guess", None) or "").replace("{mode}", run.mode)
-    if not args.elf and not (path and os.path.exists(path)):
-        return None
-    try:
-        elf, ours, other = elfmod.Elf(path), run.log.build_id, f"{path} is not the image that"
-        if ours and elf.build_id() != ours:
-            raise LogError(f"{other} wrote {run.path}: its build id is "
-                           f"{elf.build_id() or 'absent'}, the log's {ours}")
-        syms, addr = {f.name: f for f in elf.functions()}, run.meta.get("memcpy_addr")
-        missing = [s for s in ("memcpy", *run.b.symbols.values()) if s not in syms]
-        if missing:
-            raise LogError(f"{other} wrote the log (no function {missing[0]})")
-        if addr is not None and int(addr, 16) != syms["memcpy"].addr:
-            raise LogError(f"{other} wrote the log (memcpy at 0x{syms['memcpy'].addr:x}, the "
-                           f"log says {addr})")
-        libfile = syms["memcpy"].file or ""
-        lib = sorted((f.name, f.size) for f in syms.values()
-                     if f.size and (f.file or "") == libfile)
-        return {"elf": path, "libfile": libfile, "lib": lib, "lib_total": sum(s for _, s in lib),
-                "size": {k: syms[s].size for k, s in run.b.symbols.items()}}
-    except (LogError, elfmod.ElfError) as e:
-        if args.elf:
-            raise
-        print(f"report: note: not using {path}: {e}", file=sys.stderr)
+def read_elf(path, run):
+    """Code sizes from PATH if it is the image that wrote the log (the same build id)."""
+    elf, ours, other = elfmod.Elf(path), run.log.build_id, f"{path} is not the image that"
+    if ours and elf.build_id() != ours:
+        raise LogError(f"{other} wrote {run.path}: its build id is "
+                       f"{elf.build_id() or 'absent'}, the log's {ours}")
+    syms, addr = {f.name: f for f in elf.functions()}, run.meta.get("memcpy_addr")
+    missing = [s for s in ("memcpy", *run.b.symbols.values()) if s not in syms]
+    if missing:
+        raise LogError(f"{other} wrote the log (no function {missing[0]})")
+    if addr is not None and int(addr, 16) != syms["memcpy"].addr:
+        raise LogError(f"{other} wrote the log (memcpy at 0x{syms['memcpy'].addr:x}, the "
+                       f"log says {addr})")
+    libfile = syms["memcpy"].file or ""     # lib's: every function of memcpy's source file
+    lib = sorted((f.name, f.size) for f in syms.values()
+                 if f.size and (f.file or "") == libfile)
+    return {"elf": path, "libfile": libfile, "lib": lib, "lib_total": sum(s for _, s in lib),
+            "size": {k: syms[s].size for k, s in run.b.symbols.items()}}
 
 
 def read_cycles(path, run):
@@ -161,21 +153,19 @@ def read_cycles(path, run):
     return model
 
 
-def pick_cycles(args, run):
-    """(model, note): --cycles, or the first --cycles-guess that matches; the note: why none."""
-    if args.cycles:
-        return read_cycles(args.cycles, run), None
+def pick(run, given, guesses, read):
+    """(read(GIVEN), []), errors raised; else the first of GUESSES that exists and is of the
+    log's build, and why those before it were not."""
+    if given:
+        return read(given, run), []
     tried = []
-    for path in (p for p in args.cycles_guess or [] if os.path.exists(p)):
+    for path in (p for p in guesses if os.path.exists(p)):
         try:
-            return read_cycles(path, run), None
-        except LogError as e:
-            print(f"report: warning: not using the cycle model: {e}", file=sys.stderr)
+            return read(path, run), tried
+        except (LogError, elfmod.ElfError) as e:
+            print(f"report: note: not using {path}: {e}", file=sys.stderr)
             tried.append(str(e))
-    return None, "The modeled columns are absent: " + (" ".join(tried) or (
-        "no cycle model CSV was given. `make cycles` makes one (all implementations; `make "
-        "cycles-wordmerge` for lib's only) and `make report` then picks it up, or pass it: "
-        "`make report LOG=... CYCLES=FILE`."))
+    return None, tried
 
 
 # A board's core, by the device tree's model name.
@@ -287,7 +277,7 @@ def cmd_check(args):
     if nondet:
         raise LogError(f"{args.log}: instruction counts differ between runs of one point "
                        f"({len(nondet)} points, e.g. {cell_name(nondet[0])}): not deterministic")
-    sizes = pick_elf(args, run)
+    sizes = args.elf and read_elf(args.elf, run)
     targets, other, opt = read_targets(args.targets, run)
     model = args.cycles and read_cycles(args.cycles, run)   # only the model of this very build
     if model:
@@ -309,7 +299,7 @@ def cmd_check(args):
 # ---- the tables: made once, written as text (summary) or Markdown (report) -------------------
 
 def table(t, md=False):
-    """T = (title, head, rows[, align]) as Markdown, or text lines (a blank first; align: r or l)."""
+    """T = (title, head, rows[, align: l or r each]) as Markdown, or as text lines."""
     title, head, rows, align = (*t, "l" + "r" * (len(t[1]) - 1))[:4]
     if md:
         lines = ["| " + " | ".join(map(str, r)) + " |" for r in [head, *rows]]
@@ -425,7 +415,7 @@ def facts(run):
 def cmd_summary(args):
     """The tables as text; in mode quick (not under -icount) every counter of each call."""
     run = Run(args.log, allow_failed=True)
-    b, sizes, nb = run.b, pick_elf(args, run), len(run.log.benches)
+    b, sizes, nb = run.b, args.elf and read_elf(args.elf, run), len(run.log.benches)
     L = [f"wordmerge benchmark, mode {run.mode} ({run.path}: format {b.format}, "
          f"{b.records + 2} CSV lines, CRC checked" + (f"; the last of {nb} blocks" if nb > 1
                                                       else "") + ")"]
@@ -612,7 +602,7 @@ def model_md(run, model, cores):
     return L
 
 
-def report_md(run, args, sizes, targets, plots, model, model_note, cores):
+def report_md(run, args, sizes, targets, plots, model, tried, cores):
     b, blocks, run_info = run.b, len(run.log.benches), ""
     if os.path.exists(args.log + ".run"):      # how the log was made (make bench writes it)
         with open(args.log + ".run") as f:
@@ -646,7 +636,10 @@ def report_md(run, args, sizes, targets, plots, model, model_note, cores):
                  "same.\n")
     if run.sweep:
         L += ["## Modeled cycles (SiFive U74 and U54, llvm-mca)\n"] + (
-            model_md(run, model, cores) if model else [model_note + "\n"])
+            model_md(run, model, cores) if model else ["The modeled columns are absent: " + (
+                " ".join(tried) or "no cycle model CSV was given. `make cycles` makes one (all "
+                "implementations; `make cycles-wordmerge` for lib's only) and `make report` then "
+                "picks it up, or pass it: `make report LOG=... CYCLES=FILE`.") + "\n"])
         L.append("## Size sweep\n\nPer call: instructions (and cycles where they differ), per "
                  "byte in brackets" + (f"; {' / '.join(c.upper() for c in cores)}: the cycles "
                                        "one call takes in llvm-mca's model, per byte in brackets"
@@ -667,8 +660,9 @@ def report_md(run, args, sizes, targets, plots, model, model_note, cores):
 
 def cmd_report(args):
     run = Run(args.log)
-    sizes = pick_elf(args, run)
-    model, model_note = pick_cycles(args, run)
+    guesses = [g.replace("{mode}", run.mode) for g in args.elf_guess or []]
+    sizes = pick(run, args.elf, guesses, read_elf)[0]
+    model, tried = pick(run, args.cycles, args.cycles_guess or [], read_cycles)
     cores = model_cores(run, args.core)
     targets = args.targets and [eval_target(run, t, sizes, model)
                                 for t in read_targets(args.targets, run)[0]]
@@ -684,7 +678,7 @@ def cmd_report(args):
             if fn in run.matrix:
                 plots[f"heat-{fn}"] = plot_heat(tmp, run, fn)
         with open(os.path.join(tmp, "report.md"), "w") as f:
-            f.write(report_md(run, args, sizes, targets, plots, model, model_note, cores))
+            f.write(report_md(run, args, sizes, targets, plots, model, tried, cores))
         os.chmod(tmp, 0o755)
         if os.path.exists(out):
             os.rename(out, tmp + ".old")
@@ -711,7 +705,7 @@ def main():
             p.add_argument("--cycles")
     p = sub.choices["report"]
     p.add_argument("--out", default="build/report")
-    p.add_argument("--elf-guess")
+    p.add_argument("--elf-guess", action="append", metavar="PATTERN")
     p.add_argument("--cycles-guess", action="append", metavar="CSV")
     p.add_argument("--core", choices=CORES)
     args = ap.parse_args()
