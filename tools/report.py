@@ -22,7 +22,6 @@ import argparse
 import math
 import os
 import re
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -34,6 +33,13 @@ import elf as elfmod  # noqa: E402  (tools/elf.py)
 import wmlog  # noqa: E402  (tools/wmlog.py)
 
 CORES = ("u74", "u54")
+# A board's core, by the device tree's model name.
+BOARDS = (("u74", r"jh71[01]0|visionfive|unmatched|fu740|star64|beaglev|pinetab-v|milk-?v.?mars"
+                  r"|u74"), ("u54", r"unleashed|fu540|mpfs|icicle|polarfire|u54"))
+# A target line: function n pairs kind bound [ceiling]; kind: instruction counts, or the cycle
+# model's (CORE_per_call, CORE_per_byte).
+TARGET = re.compile(r"(\S+) (\d+) (al|mis|any|\d(?:,\d)?) (per_call|per_byte|memcpy\+|"
+                    r"(?:u74|u54)_per_(?:call|byte)) (\d+(?:\.\d*)?)(?: (\d+(?:\.\d*)?))?")
 COUNTERS = (
     "Counters: cycle = rdcycle, instret = rdinstret, time = rdtime. Every figure is the minimum "
     "over the runs of a point, net of the measurement overhead (the deltas around a "
@@ -133,11 +139,8 @@ def read_elf(path, run):
 def read_cycles(path, run):
     """The cycle model's CSV if its shared sweep cells have the log's instruction counts."""
     head, rows = cycles.read_csv(path)
-    model = {"path": path, "info": dict(h[2:].partition(": ")[::2] for h in head),
-             "sweep": {}, "extra": {}}
-    for r in rows:
-        model["extra" if r["kind"] == "extra" else "sweep"][
-            (r["fn"], r["impl"], r["dst"], r["src"], r["n"])] = r
+    model = {kind: {(r["fn"], r["impl"], r["dst"], r["src"], r["n"]): r for r in rows
+                    if r["kind"] == kind} for kind in ("sweep", "extra")}
     ms, sw = model["sweep"], run.sweep
     shared = [k for k in ms if k in sw]
     bad = [k for k in shared if ms[k]["ins"] != sw[k]["instret"]]
@@ -149,8 +152,8 @@ def read_cycles(path, run):
         raise LogError(f"{path} is from a different build than {run.path}: {len(bad)} of "
                        f"{len(shared)} shared cells differ in instruction count (e.g. {ex}); "
                        f"remake it (make cycles) from the image that wrote the log")
-    model["shared"] = len(shared)
-    return model
+    return {"path": path, "info": dict(h[2:].partition(": ")[::2] for h in head),
+            "shared": len(shared), **model}
 
 
 def pick(run, given, guesses, read):
@@ -168,22 +171,11 @@ def pick(run, given, guesses, read):
     return None, tried
 
 
-# A board's core, by the device tree's model name.
-BOARDS = (("u74", r"jh71[01]0|visionfive|unmatched|fu740|star64|beaglev|pinetab-v|milk-?v.?mars"
-                  r"|u74"), ("u54", r"unleashed|fu540|mpfs|icicle|polarfire|u54"))
-
-
 def model_cores(run, override=None):
     """The models to show: both; on a board's log its core's (both if the name does not tell)."""
     p = run.meta["platform"].lower()
     return list(CORES) if not run.board else [override] if override else next(
         ([core] for core, rx in BOARDS if re.search(rx, p)), list(CORES))
-
-
-# A target line: function n pairs kind bound [ceiling]; kind: instruction counts, or the cycle
-# model's (CORE_per_call, CORE_per_byte).
-TARGET = re.compile(r"(\S+) (\d+) (al|mis|any|\d(?:,\d)?) (per_call|per_byte|memcpy\+|"
-                    r"(?:u74|u54)_per_(?:call|byte)) (\d+(?:\.\d*)?)(?: (\d+(?:\.\d*)?))?")
 
 
 def read_targets(path, run):
@@ -669,24 +661,20 @@ def cmd_report(args):
     # Made in a folder beside DIR, which it replaces only once it is complete.
     out = os.path.abspath(args.out)
     os.makedirs(os.path.dirname(out), exist_ok=True)
-    tmp = tempfile.mkdtemp(prefix=f".{os.path.basename(out)}.tmp-", dir=os.path.dirname(out))
-    try:
-        plots = {}
+    with tempfile.TemporaryDirectory(prefix=f".{os.path.basename(out)}.tmp-",
+                                     dir=os.path.dirname(out)) as tmp:
+        new, plots = os.path.join(tmp, "new"), {}
+        os.mkdir(new)
         for fn in run.fns:
             if pairs(run.sweep, fn):    # a board against its own core's model (U74 if unknown)
-                plots[f"sweep-{fn}"] = plot_sweep(tmp, run, fn, model, cores[0])
+                plots[f"sweep-{fn}"] = plot_sweep(new, run, fn, model, cores[0])
             if fn in run.matrix:
-                plots[f"heat-{fn}"] = plot_heat(tmp, run, fn)
-        with open(os.path.join(tmp, "report.md"), "w") as f:
+                plots[f"heat-{fn}"] = plot_heat(new, run, fn)
+        with open(os.path.join(new, "report.md"), "w") as f:
             f.write(report_md(run, args, sizes, targets, plots, model, tried, cores))
-        os.chmod(tmp, 0o755)
         if os.path.exists(out):
-            os.rename(out, tmp + ".old")
-        os.rename(tmp, out)
-        shutil.rmtree(tmp + ".old", ignore_errors=True)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
+            os.rename(out, os.path.join(tmp, "old"))
+        os.rename(new, out)
     print(f"report: {os.path.join(args.out, 'report.md')} ({len(plots)} plots) from {args.log}"
           + (f", cycle model {model['path']}" if model else ", no cycle model"))
     return 0
