@@ -2,21 +2,19 @@
 # SPDX-License-Identifier: MIT
 """Render a wordmerge log's last complete benchmark block (tools/wmlog.py reads the log:
 docs/protocol.md) with the implementations, functions and titles the image announces, in its
-order (the first implementation is lib's own):
+order (the first implementation is lib's own); docs/benchmarks.md says what the figures are.
 
   summary LOG [--elf ELF]   the tables as text (run-qemu.sh prints them); mode quick: per call
-  report LOG [--out DIR] [--elf ELF | --elf-guess PATTERN] [--targets FILE]
+  report LOG [--out DIR] [--elf ELF | --elf-guess PATTERN...] [--targets FILE]
              [--cycles CSV | --cycles-guess CSV...] [--core u74|u54]
-      DIR/report.md and gnuplot PNGs; with the cycle model's CSV (tools/cycles.py) its modeled
-      SiFive U74/U54 cycles beside the counts (on a board's log, beside its cycles).  Made in a
-      folder beside DIR and moved into place: after an error the old report stays.
+      DIR/report.md and gnuplot PNGs, the cycle model's (tools/cycles.py) cycles beside the
+      counts; made beside DIR and moved into place: after an error the old report stays.
   check LOG --targets FILE [--elf ELF] [--cycles CSV]
-      lib's instruction counts (QEMU -icount shift=0), code size and modeled cycles against the
-      targets: a PASS:/UNMET:/FAIL: line each and a SUMMARY: line; exit status 1 if any fails.
+      lib's instruction counts, code size and modeled cycles against the targets: a
+      PASS:/UNMET:/FAIL: line each and a SUMMARY: line; exit status 1 if any fails.
 
-Exit status 2 with one line saying why: a log that breaks the protocol (the line named), a failed
-run (EXIT: status not 0; summary shows it all the same), an ELF or a cycle model of another
-build, any other input that cannot be used.
+Exit status 2 with one line saying why: a log that breaks the protocol, a failed run (summary
+shows it all the same), an ELF or a cycle model of another build, any other unusable input.
 """
 import argparse
 import math
@@ -112,7 +110,6 @@ def size_label(n):
 def mbps(v, hz):
     """MB/s (10^6 bytes per second) of a cell, from its ticks of the timebase."""
     return f"{v['n'] * hz / v['ticks'] / 1e6:.1f}" if v["ticks"] else "-"
-
 
 # ---- the inputs besides the log: the ELF, the cycle model's CSV, the targets ------------------
 
@@ -287,7 +284,6 @@ def cmd_check(args):
           f"{args.log})")
     return 1 if failed else 0
 
-
 # ---- the tables: made once, written as text (summary) or Markdown (report) -------------------
 
 def table(t, md=False):
@@ -438,7 +434,6 @@ def cmd_summary(args):
         L.append(f"(the image's EXIT: STATUS={run.log.status}: it failed, see the log)")
     print("\n".join(L))
     return 0
-
 
 # ---- the report: Markdown and plots -----------------------------------------------------------
 
