@@ -180,11 +180,8 @@ def read_targets(path, run):
     flags = run.meta.get("lib_cflags", run.meta.get("cflags", ""))
     opt = (re.findall(r"(?:^|\s)(-O\w*)", flags) or ["?"])[-1]
     rows, scope = [], "any"
-    try:
-        with open(path) as f:
-            lines = f.read().split("\n")
-    except OSError as e:
-        raise LogError(f"cannot read the targets {path}: {e.strerror}")
+    with open(path) as f:
+        lines = f.read().split("\n")
     for i, line in enumerate(lines, 1):
         p = line.split("#", 1)[0].split()
         m = TARGET.fullmatch(" ".join(p))
@@ -694,9 +691,10 @@ def main():
     args = ap.parse_args()
     try:
         return {"summary": cmd_summary, "report": cmd_report, "check": cmd_check}[args.cmd](args)
-    except (LogError, wmlog.LogError, cycles.Error, elfmod.ElfError) as e:
-        print(f"{args.cmd}: error: {e}" + (f" (no report written: {args.out} is as it was)"
-                                            if args.cmd == "report" else ""), file=sys.stderr)
+    except (LogError, wmlog.LogError, cycles.Error, elfmod.ElfError, OSError) as e:
+        why = f"{e.filename}: {e.strerror}" if isinstance(e, OSError) else e
+        print(f"{args.cmd}: error: {why}" + (f" (no report written: {args.out} is as it was)"
+                                              if args.cmd == "report" else ""), file=sys.stderr)
         return 2
 
 
