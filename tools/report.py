@@ -40,14 +40,10 @@ TARGET = re.compile(r"(\S+) (\d+) (al|mis|any|\d(?:,\d)?) (per_call|per_byte|mem
                     r"(?:u74|u54)_per_(?:call|byte)) (\d+(?:\.\d*)?)(?: (\d+(?:\.\d*)?))?")
 COUNTERS = (
     "Counters: cycle = rdcycle, instret = rdinstret, time = rdtime. Every figure is the minimum "
-    "over the runs of a point, net of the measurement overhead (the deltas around a "
-    "one-instruction function called the same way, less that instruction): a per-call figure "
-    "counts the function's own work from its first instruction through its ret; per byte in "
-    "brackets. MB/s = bytes / (rdtime delta / timebase), 10^6 bytes per second. Under QEMU with "
-    "-icount shift=0 (make bench, make bench-check) cycle and instret both count retired "
-    "instructions exactly and time advances 1 ns per instruction, so MB/s is that of a virtual "
-    "machine retiring one instruction per ns; without -icount QEMU's cycle and instret mean "
-    "nothing; on a board all three are the core's counters.")
+    "over the runs of a point, net of the measurement overhead: the function's own work, per "
+    "call, per byte in brackets. MB/s: 10^6 bytes per second of rdtime. Under QEMU -icount "
+    "shift=0 a cycle is an instruction, and so is a ns (docs/benchmarks.md); without -icount "
+    "QEMU's counters mean nothing; on a board they are the core's.")
 
 
 class LogError(Exception):
@@ -111,8 +107,8 @@ def mbps(v, hz):
     """MB/s (10^6 bytes per second) of a cell, from its ticks of the timebase."""
     return f"{v['n'] * hz / v['ticks'] / 1e6:.1f}" if v["ticks"] else "-"
 
-# ---- the inputs besides the log: the ELF, the cycle model's CSV, the targets ------------------
 
+# ---- the inputs besides the log: the ELF, the cycle model's CSV, the targets ------------------
 def read_elf(path, run):
     """Code sizes from PATH if it is the image that wrote the log (the same build id)."""
     elf, ours, other = elfmod.Elf(path), run.log.build_id, f"{path} is not the image that"
@@ -281,8 +277,8 @@ def cmd_check(args):
           f"{args.log})")
     return 1 if failed else 0
 
-# ---- the tables: made once, written as text (summary) or Markdown (report) -------------------
 
+# ---- the tables: made once, written as text (summary) or Markdown (report) -------------------
 def table(t, md=False):
     """T = (title, head, rows[, align: l or r each]) as Markdown, or as text lines."""
     title, head, rows, align = (*t, "l" + "r" * (len(t[1]) - 1))[:4]
@@ -348,9 +344,8 @@ def big_tables(run):
         v = [x for k, x in run.big.items()
              if k[:2] == (fn, row[0]) and cls in (None, pair_class(k[2], k[3]))]
         row += means(v) if v else ["–"] * 2
-    out = [("32 MiB buffers (the 2021 series' method): means over the offsets (co-aligned: the 8 "
-            "cells i = j of an 8×8 matrix; misaligned: the other 56; otherwise every offset or "
-            "pair), ranges where they spread more than 5 %; c/B = cycles per byte",
+    out = [("32 MiB buffers (the 2021 series' method): means over the offsets (co-aligned: i = j; "
+            "misaligned: i ≠ j; else every pair), ranges past 5 %; c/B = cycles per byte",
             ["implementation"] + [h for name, _, _ in sels for h in (f"{name} MB/s", "c/B")], rows)]
     for fn in (f for f in run.fns if pairs(run.big, f)):
         ps = pairs(run.big, fn)
@@ -432,8 +427,8 @@ def cmd_summary(args):
     print("\n".join(L))
     return 0
 
-# ---- the report: Markdown and plots -----------------------------------------------------------
 
+# ---- the report: Markdown and plots -----------------------------------------------------------
 def q(s):
     """s in a gnuplot double-quoted string (a newline stays a line break)."""
     return s.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
@@ -534,12 +529,9 @@ def model_md(run, model, cores):
     """The cycle model: its steady state; on a board's log, measured cycles against it."""
     info, ms, sw, board = model["info"], model["sweep"], run.sweep, run.board
     L = [f"From `{model['path']}` (llvm-mca: {info.get('llvm-mca', 'not recorded')}; the traced "
-         f"image's flags: `{info.get('cflags', 'not recorded')}`): the instructions one call "
-         f"executes, traced under QEMU, run through `llvm-mca -mcpu=sifive-u74` (dual-issue, "
-         f"in-order) and `-mcpu=sifive-u54` (single-issue): latencies, issue width, one memory "
-         f"pipe; no caches, instruction fetch or branch prediction. A model, not a board. Its "
-         f"{model['shared']} sweep cells that this log also has carry the log's instruction "
-         f"counts, so the model is of the build that wrote the log.\n"]
+         f"image's flags: `{info.get('cflags', 'not recorded')}`): a model, not a board "
+         f"(docs/benchmarks.md). Its {model['shared']} sweep cells that this log also has carry "
+         f"the log's instruction counts: it is of the build that wrote the log.\n"]
     mimpls, rows = [i for i in run.impls if any(k[1] == i for k in ms)], []
     for fn, cls in ((fn, cls) for fn in run.fns for cls in ("al", "mis")):
         sel = [k for k in ms if k[0] == fn and pair_class(k[2], k[3]) == cls]
@@ -571,12 +563,10 @@ def model_md(run, model, cores):
                             if x else "–" for x in (qs[(fn, i)] for i in mimpls)]
                             for fn in run.fns]), True))
     if board:
-        L.append("The board's model: " + (
-            f"the {cores[0].upper()}'s, from the platform name `{run.meta['platform']}`"
-            if len(cores) == 1 else f"both, as the platform name `{run.meta['platform']}` "
-            f"names no board known to tools/report.py (`make report ... CORE=u74` picks one)")
-            + ". Where the board is slower than its model the difference is what the model "
-            "leaves out: caches, instruction fetch, branch prediction.\n")
+        L.append(f"The board's model (platform `{run.meta['platform']}`): " + (
+            f"the {cores[0].upper()}'s" if len(cores) == 1 else "both, as tools/report.py knows no "
+            "such board (`make report ... CORE=u74` picks one)") + "; where the board is slower, "
+            "it is what the model leaves out (docs/benchmarks.md).\n")
     if model["extra"]:          # in the trace's order, which is the image's
         L.append(table(("Modeled cells outside the sweep (per call [per byte])", [
             "function", "implementation", "dst%8", "src%8", "n", "instructions", "U74 cycles",
@@ -613,24 +603,18 @@ def report_md(run, args, sizes, targets, plots, model, tried, cores):
                      None, ["cell", "verdict", "measured vs bound"],
                      [[c, "–" if vd is None else vd if vd == "PASS" else f"**{vd}**", t]
                       for vd, c, t in targets], "lll"), True)
-                 + f"\nInstructions per call or per byte of {run.ours}, its code size, and its "
-                 "modeled cycles (cells ending in `U74 model` or `U54 model`, below), each at "
-                 "the worst pair of the cell (al: dst%8 = src%8; mis: the relatively misaligned "
-                 "pairs; memset: dst%8 = 0 against the others). `make bench-check` checks the "
-                 "same.\n")
+                 + f"\n{run.ours}'s instructions, code size and modeled cycles, each at the worst "
+                 "pair of the cell, as tests/bench-targets.txt says; `make bench-check` checks "
+                 "the same.\n")
     if run.sweep:
         L += ["## Modeled cycles (SiFive U74 and U54, llvm-mca)\n"] + (
             model_md(run, model, cores) if model else ["The modeled columns are absent: " + (
-                " ".join(tried) or "no cycle model CSV was given. `make cycles` makes one (all "
-                "implementations; `make cycles-wordmerge` for lib's only) and `make report` then "
-                "picks it up, or pass it: `make report LOG=... CYCLES=FILE`.") + "\n"])
+                " ".join(tried) or "no cycle model CSV was given; `make cycles` makes one "
+                "(docs/benchmarks.md), `make report` picks it up.") + "\n"])
         L.append("## Size sweep\n\nPer call: instructions (and cycles where they differ), per "
-                 "byte in brackets" + (f"; {' / '.join(c.upper() for c in cores)}: the cycles "
-                                       "one call takes in llvm-mca's model, per byte in brackets"
-                                       + ", then measured / modeled cycles" * run.board
-                                       + "; a dash where the model has no such cell"
-                                       if model else "")
-                 + ". Backward memmove needs dst − src < n: smaller n at such pairs are absent.\n")
+                 "byte in brackets" + (f"; {' / '.join(c.upper() for c in cores)}: modeled "
+                 "cycles" + ", then measured / modeled" * run.board + "; – : not modeled"
+                 if model else "") + ". Backward memmove needs dst − src < n.\n")
         for fn, tables in sweep_tables(run, run.sweep, model, cores).items():
             L += [f"### {run.title[fn]}\n", f"![{fn}]({plots[f'sweep-{fn}']})\n"]
             L += [table(t, True) for t in tables]
