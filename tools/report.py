@@ -132,9 +132,9 @@ def read_elf(path, run):
 def read_cycles(path, run):
     """The cycle model's CSV if its shared sweep cells have the log's instruction counts."""
     head, rows = cycles.read_csv(path)
-    model = {kind: {(r["fn"], r["impl"], r["dst"], r["src"], r["n"]): r for r in rows
-                    if r["kind"] == kind} for kind in ("sweep", "extra")}
-    ms, sw = model["sweep"], run.sweep
+    ms = {(r["fn"], r["impl"], r["dst"], r["src"], r["n"]): r for r in rows
+          if r["kind"] == "sweep"}    # the extra cells: `make cycles` prints them
+    sw = run.sweep
     shared = [k for k in ms if k in sw]
     bad = [k for k in shared if ms[k]["ins"] != sw[k]["instret"]]
     if not shared:
@@ -146,7 +146,7 @@ def read_cycles(path, run):
                        f"{len(shared)} shared cells differ in instruction count (e.g. {ex}); "
                        f"remake it (make cycles) from the image that wrote the log")
     return {"path": path, "info": dict(h[2:].partition(": ")[::2] for h in head),
-            "shared": len(shared), **model}
+            "shared": len(shared), "sweep": ms}
 
 
 def pick(run, given, guesses, read):
@@ -567,12 +567,6 @@ def model_md(run, model, cores):
             f"the {cores[0].upper()}'s" if len(cores) == 1 else "both, as tools/report.py knows no "
             "such board (`make report ... CORE=u74` picks one)") + "; where the board is slower, "
             "it is what the model leaves out (docs/benchmarks.md).\n")
-    if model["extra"]:          # in the trace's order, which is the image's
-        L.append(table(("Modeled cells outside the sweep (per call [per byte])", [
-            "function", "implementation", "dst%8", "src%8", "n", "instructions", "U74 cycles",
-            "U54 cycles"], [[*k[:3], "–" if k[3] is None else k[3], k[4], v["ins"]]
-                            + [f"{v[c]} [{v[c] / k[4]:.3f}]" for c in CORES]
-                            for k, v in model["extra"].items()], "llrrrrrr"), True))
     return L
 
 
