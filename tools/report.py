@@ -123,8 +123,7 @@ def read_elf(path, run):
         raise LogError(f"{other} wrote the log (memcpy at 0x{syms['memcpy'].addr:x}, the "
                        f"log says {addr})")
     libfile = syms["memcpy"].file or ""     # lib's: every function of memcpy's source file
-    lib = sorted((f.name, f.size) for f in syms.values()
-                 if f.size and (f.file or "") == libfile)
+    lib = sorted((f.name, f.size) for f in syms.values() if f.size and (f.file or "") == libfile)
     return {"elf": path, "libfile": libfile, "lib": lib, "lib_total": sum(s for _, s in lib),
             "size": {k: syms[s].size for k, s in run.b.symbols.items()}}
 
@@ -134,14 +133,13 @@ def read_cycles(path, run):
     head, rows = cycles.read_csv(path)
     ms = {(r["fn"], r["impl"], r["dst"], r["src"], r["n"]): r for r in rows
           if r["kind"] == "sweep"}    # the extra cells: `make cycles` prints them
-    sw = run.sweep
-    shared = [k for k in ms if k in sw]
-    bad = [k for k in shared if ms[k]["ins"] != sw[k]["instret"]]
+    shared = [k for k in ms if k in run.sweep]
+    bad = [k for k in shared if ms[k]["ins"] != run.sweep[k]["instret"]]
     if not shared:
         raise LogError(f"{path} shares no sweep cell with {run.path}")
     if bad:
         ex = "; ".join(f"{cell_name(k)}: {ms[k]['ins']} instructions in the model, "
-                       f"{sw[k]['instret']} in the log" for k in bad[:3])
+                       f"{run.sweep[k]['instret']} in the log" for k in bad[:3])
         raise LogError(f"{path} is from a different build than {run.path}: {len(bad)} of "
                        f"{len(shared)} shared cells differ in instruction count (e.g. {ex}); "
                        f"remake it (make cycles) from the image that wrote the log")
@@ -150,8 +148,7 @@ def read_cycles(path, run):
 
 
 def pick(run, given, guesses, read):
-    """(read(GIVEN), []), errors raised; else the first of GUESSES that exists and is of the
-    log's build, and why those before it were not."""
+    """(read(GIVEN), []), or of the first GUESS of the log's build and why those before were not."""
     if given:
         return read(given, run), []
     tried = []
@@ -162,13 +159,6 @@ def pick(run, given, guesses, read):
             print(f"report: note: not using {path}: {e}", file=sys.stderr)
             tried.append(str(e))
     return None, tried
-
-
-def model_cores(run, override=None):
-    """The models to show: both; on a board's log its core's (both if the name does not tell)."""
-    p = run.meta["platform"].lower()
-    return list(CORES) if not run.board else [override] if override else next(
-        ([core] for core, rx in BOARDS if re.search(rx, p)), list(CORES))
 
 
 def read_targets(path, run):
@@ -226,9 +216,8 @@ def eval_target(run, t, sizes, model):
         ref = {k: cells[("memcpy", *k[1:])]["instret"] for k in pts if ("memcpy", *k[1:]) in cells}
         pts = {k: pts[k] - ref[k] for k in ref}
     if not pts:
-        return None, cell, (f"not modeled in {model['path']}" if core else
-                            "no memcpy figures to compare with" if kind == "memcpy+" else
-                            "not measured in this log")
+        return None, cell, (f"not modeled in {model['path']}" if core else "no memcpy figures "
+                            "to compare with" if kind == "memcpy+" else "not measured in this log")
     k = max(pts, key=pts.get)
     v, pair = pts[k], f"dst%8={k[2]}" if k[3] is None else f"({k[2]},{k[3]})"
     x, pre = v / n if kind.endswith("per_byte") else v, "memcpy +" if kind == "memcpy+" else ""
@@ -396,9 +385,9 @@ def cmd_summary(args):
     """The tables as text; in mode quick (not under -icount) every counter of each call."""
     run = Run(args.log, allow_failed=True)
     b, sizes, nb = run.b, args.elf and read_elf(args.elf, run), len(run.log.benches)
+    last = f"; the last of {nb} blocks" if nb > 1 else ""
     L = [f"wordmerge benchmark, mode {run.mode} ({run.path}: format {b.format}, "
-         f"{b.records + 2} CSV lines, CRC checked" + (f"; the last of {nb} blocks" if nb > 1
-                                                      else "") + ")"]
+         f"{b.records + 2} CSV lines, CRC checked{last})"]
     L += [f"{what}: {value}" for what, value in facts(run)] + textwrap.wrap(COUNTERS, 88)
     L += table(size_table(run, sizes)) if sizes else [
         "", "Code size: give the image's ELF (--elf) to see it"]
@@ -575,12 +564,11 @@ def report_md(run, args, sizes, targets, plots, model, tried, cores):
     if os.path.exists(args.log + ".run"):      # how the log was made (make bench writes it)
         with open(args.log + ".run") as f:
             run_info = " ".join(f.read().split())
+    build = f"build id `{run.log.build_id}`, " if run.log.build_id else ""
+    last = f"; the log held {blocks} benchmark blocks, this is the last" if blocks > 1 else ""
     L = ["# wordmerge benchmark report\n",
-         f"Made by `tools/report.py` from `{run.path}` (mode `{run.mode}`, "
-         + (f"build id `{run.log.build_id}`, " if run.log.build_id else "")
-         + f"{b.records + 2} CSV lines, CRC-32 `{b.crc:08x}` checked" + (
-             f"; the log held {blocks} benchmark blocks, this is the last" if blocks > 1 else "")
-         + ").\n",
+         f"Made by `tools/report.py` from `{run.path}` (mode `{run.mode}`, {build}"
+         f"{b.records + 2} CSV lines, CRC-32 `{b.crc:08x}` checked{last}).\n",
          table((None, ["run", ""], facts(run) + [
              ("how it was run", run_info or "not recorded (no `LOG.run` file beside the log)"),
              ("cycle model", f"`{model['path']}`" if model else "absent (see Modeled cycles)")],
@@ -625,7 +613,10 @@ def cmd_report(args):
     guesses = [g.replace("{mode}", run.mode) for g in args.elf_guess or []]
     sizes = pick(run, args.elf, guesses, read_elf)[0]
     model, tried = pick(run, args.cycles, args.cycles_guess or [], read_cycles)
-    cores = model_cores(run, args.core)
+    # The models to show: both; on a board's log its core's (both if its name does not tell).
+    platform = run.meta["platform"].lower()
+    cores = list(CORES) if not run.board else [args.core] if args.core else next(
+        ([core] for core, rx in BOARDS if re.search(rx, platform)), list(CORES))
     targets = args.targets and [eval_target(run, t, sizes, model)
                                 for t in read_targets(args.targets, run)[0]]
     # Made in a folder beside DIR, which it replaces only once it is complete.
@@ -661,11 +652,11 @@ def main():
         if name != "summary":
             p.add_argument("--targets", required=name == "check")
             p.add_argument("--cycles")
-    p = sub.choices["report"]
-    p.add_argument("--out", default="build/report")
-    p.add_argument("--elf-guess", action="append", metavar="PATTERN")
-    p.add_argument("--cycles-guess", action="append", metavar="CSV")
-    p.add_argument("--core", choices=CORES)
+        if name == "report":
+            p.add_argument("--out", default="build/report")
+            p.add_argument("--elf-guess", action="append", metavar="PATTERN")
+            p.add_argument("--cycles-guess", action="append", metavar="CSV")
+            p.add_argument("--core", choices=CORES)
     args = ap.parse_args()
     try:
         return {"summary": cmd_summary, "report": cmd_report, "check": cmd_check}[args.cmd](args)
