@@ -319,12 +319,6 @@ def big_tables(run):
     """The 32 MiB phase: the means, then each function's 8x8 matrices or a row per pair."""
     def fig(v):
         return f"{mbps(v, run.hz)} / {v['cycles'] / v['n']:.3f}" if v else "–"
-
-    def means(v):               # MB/s (with their range if wide) and c/B of the cells V
-        r = [x["n"] * run.hz / x["ticks"] / 1e6 for x in v if x["ticks"]] or [0]
-        mean = sum(r) / len(r)
-        return [f"{mean:.0f}" + (f" ({min(r):.0f}–{max(r):.0f})" if max(r) - min(r) > 0.05 * mean
-                                 else ""), f"{sum(x['cycles'] / x['n'] for x in v) / len(v):.3f}"]
     sels = [s for fn in run.fns if pairs(run.big, fn) for s in (
         [(f"{fn} co-aligned", fn, "al"), (f"{fn} misaligned", fn, "mis")] if fn in run.matrix
         else [(fn, fn, None)])]
@@ -332,7 +326,11 @@ def big_tables(run):
     for row, (_, fn, cls) in ((row, sel) for row in rows for sel in sels):
         v = [x for k, x in run.big.items()
              if k[:2] == (fn, row[0]) and cls in (None, pair_class(k[2], k[3]))]
-        row += means(v) if v else ["–"] * 2
+        r = [x["n"] * run.hz / x["ticks"] / 1e6 for x in v if x["ticks"]] or [0]
+        mean = sum(r) / len(r)      # MB/s, with its range if wide, and c/B
+        row += ["–"] * 2 if not v else [f"{mean:.0f}" + (
+            f" ({min(r):.0f}–{max(r):.0f})" if max(r) - min(r) > 0.05 * mean else ""),
+            f"{sum(x['cycles'] / x['n'] for x in v) / len(v):.3f}"]
     out = [("32 MiB buffers (the 2021 series' method): means over the offsets (co-aligned: i = j; "
             "misaligned: i ≠ j; else every pair), ranges past 5 %; c/B = cycles per byte",
             ["implementation"] + [h for name, _, _ in sels for h in (f"{name} MB/s", "c/B")], rows)]
@@ -427,11 +425,8 @@ def gnuplot(tmp, name, size, layout, title, script):
     """NAME.png in TMP: a multiplot of SIZE pixels, LAYOUT panels, drawn by SCRIPT."""
     script = [f'set terminal pngcairo size {size} font "sans,10"', f'set output "{name}.png"',
               f'set multiplot layout {layout} title "{q(title)}"', *script, "unset multiplot"]
-    try:
-        r = subprocess.run(["gnuplot"], input="\n".join(script) + "\n", cwd=tmp,
-                           capture_output=True, text=True)
-    except FileNotFoundError:
-        raise LogError("gnuplot not found (Debian: apt-get install gnuplot-nox)")
+    r = subprocess.run(["gnuplot"], input="\n".join(script) + "\n", cwd=tmp, capture_output=True,
+                       text=True)      # no gnuplot: main's error line names it
     if r.returncode != 0:
         raise LogError(f"gnuplot failed on {name}.png: {r.stderr.strip()}")
     return name + ".png"
