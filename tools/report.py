@@ -108,7 +108,6 @@ def mbps(v, hz):
     return f"{v['n'] * hz / v['ticks'] / 1e6:.1f}" if v["ticks"] else "-"
 
 
-# ---- the inputs besides the log: the ELF, the cycle model's CSV, the targets ------------------
 def read_elf(path, run):
     """Code sizes from PATH if it is the image that wrote the log (the same build id)."""
     elf, ours, other = elfmod.Elf(path), run.log.build_id, f"{path} is not the image that"
@@ -267,7 +266,6 @@ def cmd_check(args):
     return 1 if failed else 0
 
 
-# ---- the tables: made once, written as text (summary) or Markdown (report) -------------------
 def table(t, md=False):
     """T = (title, head, rows[, align: l or r each]) as Markdown, or as text lines."""
     title, head, rows, align = (*t, "l" + "r" * (len(t[1]) - 1))[:4]
@@ -415,7 +413,6 @@ def cmd_summary(args):
     return 0
 
 
-# ---- the report: Markdown and plots -----------------------------------------------------------
 def q(s):
     """s in a gnuplot double-quoted string (a newline stays a line break)."""
     return s.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
@@ -454,8 +451,7 @@ def plot_sweep(tmp, run, fn, model, core):
           '"16K" 16384, "64K" 65536, "256K" 262144, "1M" 1048576)',
           'set key top right font ",9"', "set style data linespoints"]
     if model:
-        # One scale for both sets of panels (powers of two around every value): the point of
-        # the second is to be read against the first.
+        # One scale (powers of two around every value), so that the model reads against the log.
         maxn = max(k[4] for k in run.sweep if k[0] == fn)
         sc += [f"set xrange [1:{2 ** math.ceil(math.log2(maxn))}]",
                f"set yrange [{2.0 ** math.floor(math.log2(min(vals)))}:"
@@ -471,11 +467,9 @@ def plot_sweep(tmp, run, fn, model, core):
                      f'title "{q(impl)}" lw {2 - bool(i)} pt {2 * i + 2 if i else 7} ps 0.6 '
                      f'lc rgb "{colours[i % 7]}"' for i, impl in enumerate(run.impls)
                      if (panel, d, s, impl) in blocks]
-            # An empty panel keeps the layout: the model has no such cells.
-            sc += [f'set title "{q(pair_text(d, s) + sub)}"'] + (
-                [f"plot {', '.join(parts)}"] if parts else
-                ['set label 1 "not modeled" at graph 0.5, 0.5 center', "plot 1/0 notitle",
-                 "unset label 1"])
+            # An empty panel keeps the layout where the model has no such cells.
+            sc += [f'set title "{q(pair_text(d, s) + sub)}"',
+                   f"plot {', '.join(parts) or '1/0 notitle'}"]
     return gnuplot(tmp, f"sweep-{fn}", f"{cols * 560},{len(panels) * (rows * 420 + 40)}",
                    f"{len(panels) * rows},{cols}", f"{run.title[fn]}: cycles per byte against "
                    f"size (minimum of the runs, net of overhead; {run.meta['platform']})" + (
