@@ -205,8 +205,7 @@ def eval_target(run, t, sizes, model):
     core = kind[:3] if kind[:3] in CORES else None
     cell = f"{fn} {size_label(n)} {cls}" + (f" {core.upper()} model" if core else "")
     if core and model is None:
-        return None, cell, "no cycle model given (report.py --cycles FILE; make " \
-            "cycles-wordmerge makes it)"
+        return None, cell, "no cycle model given (--cycles FILE; make cycles-wordmerge makes it)"
     cells = model["sweep"] if core else run.sweep
     pts = {k: v[core] if core else v["instret"] for k, v in cells.items()
            if k[0] == fn and k[1] == run.ours and k[4] == n and cls in (
@@ -278,9 +277,9 @@ def table(t, md=False):
 
 def size_table(run, sizes):
     """Code size: the functions of each implementation; lib's total with its helpers."""
-    return (f"Code size, bytes of .text (symbol sizes after link-time relaxation); {run.ours}'s "
-            f"total is every function of {os.path.basename(sizes['libfile'])}, its static "
-            "helpers too: " + ", ".join(f"{n} {s}" for n, s in sizes["lib"] if n not in run.symfns),
+    return (f"Code size, bytes of .text after link-time relaxation; {run.ours}'s total with the "
+            f"static helpers of {os.path.basename(sizes['libfile'])}: "
+            + ", ".join(f"{n} {s}" for n, s in sizes["lib"] if n not in run.symfns),
             ["implementation", *run.symfns, "total"],
             [[impl, *sz, sizes["lib_total"] if impl == run.ours else sum(sz)] for impl in
              run.b.impls for sz in [[sizes["size"][(impl, f)] for f in run.symfns]]])
@@ -567,8 +566,8 @@ def report_md(run, args, sizes, targets, plots, model, tried, cores):
           "(`make report LOG=... ELF=...`): code sizes are the ELF's.\n"]
     if targets is not None:
         L.append(f"## Targets: the bounds {run.ours} must stay within (`{args.targets}`)\n")
-        L.append("Not evaluated: instruction counts are only exact under QEMU `-icount shift=0` "
-                 "(`make bench`, `make bench-check`).\n" if not run.lock else table((
+        L.append("Not evaluated: instruction counts are exact only under QEMU -icount.\n"
+                 if not run.lock else table((
                      None, ["cell", "verdict", "measured vs bound"],
                      [[c, "–" if vd is None else vd if vd == "PASS" else f"**{vd}**", t]
                       for vd, c, t in targets], "lll"), True)
