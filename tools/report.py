@@ -226,14 +226,12 @@ def eval_target(run, t, sizes, model):
     else:
         reg = "" if ceil is None else f" and above the recorded ceiling {pre}{ceil:g}: a regression"
         vd, rel = "FAIL", f"> {pre}{bound:g}{reg}"
-    unit, src = ("modeled cycles", f", llvm-mca -mcpu=sifive-{core}") if core else (
-        "instructions", "")
-    if kind == "memcpy+":
-        return vd, cell, (f"memcpy {v:+d} (worst pair {pair}: {v + ref[k]} vs memcpy {ref[k]} "
-                          f"instructions) {rel}")
-    return vd, cell, (f"{x:.4f} {unit} per byte ({v} per call, worst pair {pair}{src}) {rel}"
-                      if kind.endswith("per_byte") else
-                      f"{v} {unit} per call (worst pair {pair}{src}) {rel}")
+    unit = "modeled cycles" if core else "instructions"
+    worst = f"worst pair {pair}" + (f", llvm-mca -mcpu=sifive-{core}" if core else "")
+    text = (f"memcpy {v:+d} (worst pair {pair}: {v + ref[k]} vs memcpy {ref[k]} instructions)"
+            if kind == "memcpy+" else f"{x:.4f} {unit} per byte ({v} per call, {worst})"
+            if kind.endswith("per_byte") else f"{v} {unit} per call ({worst})")
+    return vd, cell, f"{text} {rel}"
 
 
 def cmd_check(args):
@@ -382,8 +380,7 @@ def cmd_summary(args):
     L = [f"wordmerge benchmark, mode {run.mode} ({run.path}: format {b.format}, "
          f"{b.records + 2} CSV lines, CRC checked{last})"]
     L += [f"{what}: {value}" for what, value in facts(run)] + textwrap.wrap(COUNTERS, 88)
-    L += table(size_table(run, sizes)) if sizes else [
-        "", "Code size: give the image's ELF (--elf) to see it"]
+    L += table(size_table(run, sizes)) if sizes else ["", "Code size: needs the image's ELF, --elf"]
     for kind, cells in (("sweep", run.sweep), ("extra cells", run.extra)):
         if run.mode != "quick":
             L += [x for fn, ts in sweep_tables(run, cells).items() for t in ts for x in table((
