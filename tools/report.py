@@ -515,17 +515,11 @@ def model_md(run, model, cores):
                       + ("co-aligned" if cls == "al" else "relatively misaligned"))
                      + f", {size_label(n)}"])
         for ks in ([k for k in sel if k[1] == impl and k[4] == n] for impl in mimpls):
-            w = {c: max(ms[k][c] for k in ks) / n for c in cores} if ks else None
-            meas = max([sw[k]["cycles"] / n for k in ks if k in sw], default=None)
-            mod = " / ".join(f"{w[c]:.3f}" for c in cores) if w else "–"
-            rows[-1].append(mod if not (board and w) else f"{mod} (not measured)" if meas is None
-                            else f"{meas:.3f} / {mod} ("
-                            + " / ".join(f"×{meas / w[c]:.2f}" for c in cores) + ")")
-    names = " / ".join(c.upper() for c in cores)
-    L.append(table(("Steady state at the largest modeled size: " + (
-        f"measured rdcycle / modeled {names} cycles per byte (measured / modeled)" if board else
-        f"modeled {names} cycles per byte") + ", worst pair of each row", [""] + mimpls, rows),
-        True))
+            rows[-1].append(" / ".join(f"{max(ms[k][c] for k in ks) / n:.3f}" for c in cores)
+                            if ks else "–")
+    L.append(table((f"Steady state at the largest modeled size: modeled "
+                    f"{' / '.join(c.upper() for c in cores)} cycles per byte, worst pair of each "
+                    "row", [""] + mimpls, rows), True))
     for c in cores if board else ():
         qs = {(fn, i): sorted(sw[k]["cycles"] / ms[k][c] for k in ms if k[:2] == (fn, i)
                               and k in sw) for fn in run.fns for i in mimpls}
