@@ -553,18 +553,14 @@ def report_md(run, args, sizes, targets, plots, model, tried, cores):
     big = big_tables(run) if run.big else []
     L += ["## Headline: 32 MiB buffers\n", table(big[0], True)] if big else []
     L += ["## Code size\n", table(size_table(run, sizes), True) + f"\nFrom `{sizes['elf']}` "
-          "(tools/elf.py).\n" if sizes else "No ELF of the build that wrote the log was given "
-          "(`make report LOG=... ELF=...`): code sizes are the ELF's.\n"]
-    if targets is not None:
-        L.append(f"## Targets: the bounds {run.ours} must stay within (`{args.targets}`)\n")
-        L.append("Not evaluated: instruction counts are exact only under QEMU -icount.\n"
-                 if not run.lock else table((
-                     None, ["cell", "verdict", "measured vs bound"],
-                     [[c, "–" if vd is None else vd if vd == "PASS" else f"**{vd}**", t]
-                      for vd, c, t in targets], "lll"), True)
-                 + f"\n{run.ours}'s instructions, code size and modeled cycles, each at the worst "
-                 "pair of the cell, as tests/bench-targets.txt says; `make bench-check` checks "
-                 "the same.\n")
+          "(tools/elf.py).\n" if sizes else "No ELF of the log's build: `make report ... ELF=`.\n"]
+    if targets:
+        L += [f"## Targets: the bounds {run.ours} must stay within (`{args.targets}`)\n", table((
+            None, ["cell", "verdict", "measured vs bound"],
+            [[c, "–" if vd is None else vd if vd == "PASS" else f"**{vd}**", t]
+             for vd, c, t in targets], "lll"), True) + f"\n{run.ours}'s instructions, code size "
+            "and modeled cycles, each at the worst pair of the cell, as tests/bench-targets.txt "
+            "says; `make bench-check` checks the same.\n"]
     if run.sweep:
         L += ["## Modeled cycles (SiFive U74 and U54, llvm-mca)\n"] + (
             model_md(run, model, cores) if model else ["The modeled columns are absent: " + (
@@ -594,8 +590,9 @@ def cmd_report(args):
     platform = run.meta["platform"].lower()
     cores = list(CORES) if not run.board else [args.core] if args.core else next(
         ([core] for core, rx in BOARDS if re.search(rx, platform)), list(CORES))
-    targets = args.targets and [eval_target(run, t, sizes, model)
-                                for t in read_targets(args.targets, run)[0]]
+    # Targets only where instruction counts are exact: under QEMU -icount.
+    targets = args.targets and run.lock and [eval_target(run, t, sizes, model)
+                                             for t in read_targets(args.targets, run)[0]]
     # Made in a folder beside DIR, which it replaces only once it is complete.
     out = os.path.abspath(args.out)
     os.makedirs(os.path.dirname(out), exist_ok=True)
