@@ -39,11 +39,10 @@ BOARDS = (("u74", r"jh71[01]0|visionfive|unmatched|fu740|star64|beaglev|pinetab-
 TARGET = re.compile(r"(\S+) (\d+) (al|mis|any|\d(?:,\d)?) (per_call|per_byte|memcpy\+|"
                     r"(?:u74|u54)_per_(?:call|byte)) (\d+(?:\.\d*)?)(?: (\d+(?:\.\d*)?))?")
 COUNTERS = (
-    "Counters: cycle = rdcycle, instret = rdinstret, time = rdtime. Every figure is the minimum "
-    "over the runs of a point, net of the measurement overhead: the function's own work, per "
-    "call, per byte in brackets. MB/s: 10^6 bytes per second of rdtime. Under QEMU -icount "
-    "shift=0 a cycle is an instruction, and so is a ns (docs/benchmarks.md); without -icount "
-    "QEMU's counters mean nothing; on a board they are the core's.")
+    "Counters: cycle = rdcycle, instret = rdinstret, time = rdtime; each figure the minimum over "
+    "the runs of a point, net of the measurement overhead, per call [per byte]; MB/s: 10^6 bytes "
+    "per second of rdtime. Under QEMU -icount an instruction is a cycle and a ns "
+    "(docs/benchmarks.md); without it the counters mean nothing; on a board they are the core's.")
 
 
 class LogError(Exception):
@@ -360,10 +359,8 @@ def facts(run):
             ("compiler", m.get("compiler", "?")), ("flags", cf),
             ("lib's flags", "the same" if m.get("lib_cflags", cf) == cf else m["lib_cflags"]),
             ("timebase", f"{run.hz} Hz" + (f", {m['mem_mib']} MiB RAM" if "mem_mib" in m else "")),
-            ("implementations", ", ".join(run.impls) + f" (firmware/impls.c; {run.ours} is "
-             "lib's own)"),
-            ("cycle and instret in lockstep", "yes: instruction-exact (QEMU -icount shift=0)"
-             if run.lock else "no: a board's counters, or QEMU without -icount (meaningless)"),
+            ("implementations", ", ".join(run.impls) + f" (firmware/impls.c; {run.ours} is lib's)"),
+            ("counters in lockstep", "yes (QEMU -icount)" if run.lock else "no (see Counters)"),
             ("measurement overhead (subtracted)", f"memcpy/memmove {m['overhead_cpy'][0]} "
              f"instructions, {m['overhead_cpy'][1]} cycles; memset {m['overhead_set'][0]}, "
              f"{m['overhead_set'][1]}"),
@@ -500,10 +497,9 @@ def plot_heat(tmp, run, fn):
 def model_md(run, model, cores):
     """The cycle model: its steady state; on a board's log, measured cycles against it."""
     info, ms, sw, board = model["info"], model["sweep"], run.sweep, run.board
-    L = [f"From `{model['path']}` (llvm-mca: {info.get('llvm-mca', 'not recorded')}; the traced "
-         f"image's flags: `{info.get('cflags', 'not recorded')}`): a model, not a board "
-         f"(docs/benchmarks.md). Its {model['shared']} sweep cells that this log also has carry "
-         f"the log's instruction counts: it is of the build that wrote the log.\n"]
+    L = [f"From `{model['path']}` (llvm-mca: {info.get('llvm-mca', '?')}; the traced image's "
+         f"flags: `{info.get('cflags', '?')}`): a model, not a board (docs/benchmarks.md); its "
+         f"{model['shared']} sweep cells have the log's instruction counts.\n"]
     mimpls, rows = [i for i in run.impls if any(k[1] == i for k in ms)], []
     for fn, cls in ((fn, cls) for fn in run.fns for cls in ("al", "mis")):
         sel = [k for k in ms if k[0] == fn and pair_class(k[2], k[3]) == cls]
@@ -530,9 +526,8 @@ def model_md(run, model, cores):
                             for fn in run.fns]), True))
     if board:
         L.append(f"The board's model (platform `{run.meta['platform']}`): " + (
-            f"the {cores[0].upper()}'s" if len(cores) == 1 else "both, as tools/report.py knows no "
-            "such board (`make report ... CORE=u74` picks one)") + "; where the board is slower, "
-            "it is what the model leaves out (docs/benchmarks.md).\n")
+            f"the {cores[0].upper()}'s.\n" if len(cores) == 1 else "both, as tools/report.py "
+            "knows no such board (`make report ... CORE=u74` picks one).\n"))
     return L
 
 
@@ -566,10 +561,9 @@ def report_md(run, args, sizes, targets, plots, model, tried, cores):
             model_md(run, model, cores) if model else ["The modeled columns are absent: " + (
                 " ".join(tried) or "no cycle model CSV was given; `make cycles` makes one "
                 "(docs/benchmarks.md), `make report` picks it up.") + "\n"])
-        L.append("## Size sweep\n\nPer call: instructions (and cycles where they differ), per "
-                 "byte in brackets" + (f"; {' / '.join(c.upper() for c in cores)}: modeled "
-                 "cycles" + ", then measured / modeled" * run.board + "; – : not modeled"
-                 if model else "") + ". Backward memmove needs dst − src < n.\n")
+        L.append("## Size sweep\n\nPer call: instructions (and cycles where they differ) [per byte]"
+                 + (f"; {' / '.join(c.upper() for c in cores)}: modeled cycles" + ", then measured "
+                    "/ modeled" * run.board + ", a dash if not modeled" if model else "") + ".\n")
         for fn, tables in sweep_tables(run, run.sweep, model, cores).items():
             L += [f"### {run.title[fn]}\n", f"![{fn}]({plots[f'sweep-{fn}']})\n"]
             L += [table(t, True) for t in tables]
@@ -596,8 +590,7 @@ def cmd_report(args):
     # Made in a folder beside DIR, which it replaces only once it is complete.
     out = os.path.abspath(args.out)
     os.makedirs(os.path.dirname(out), exist_ok=True)
-    with tempfile.TemporaryDirectory(prefix=f".{os.path.basename(out)}.tmp-",
-                                     dir=os.path.dirname(out)) as tmp:
+    with tempfile.TemporaryDirectory(prefix=".report-", dir=os.path.dirname(out)) as tmp:
         new, plots = os.path.join(tmp, "new"), {}
         os.mkdir(new)
         for fn in run.fns:
