@@ -51,7 +51,6 @@ class LogError(Exception):
 
 class Run:
     """LOG's last benchmark block, and what every rendering needs of it."""
-
     def __init__(self, path, allow_failed=False):
         self.log = log = wmlog.read(path)
         self.b = b = log.bench
@@ -330,9 +329,9 @@ def big_tables(run):
         ps = pairs(run.big, fn)
         if fn not in run.matrix:
             gap = (run.b.meta_int("big_size") - run.big4[(fn, run.impls[0], *ps[0])]["n"]) // 2
-            out.append((f"{run.title[fn]}, 32 MiB" + (" - dst%8" if ps[0][1] is None else
-                        f" - {2 * gap} bytes, {gap} bytes apart plus the offsets")
-                        + ": MB/s / cycles per byte",
+            what = ("dst%8" if ps[0][1] is None else
+                    f"{2 * gap} bytes, {gap} bytes apart plus the offsets")
+            out.append((f"{run.title[fn]}, 32 MiB - {what}: MB/s / cycles per byte",
                         ["dst%8" if ps[0][1] is None else "(dst%8, src%8)"] + run.impls,
                         [[f"{d}" if s is None else f"({d},{s})"]
                          + [fig(run.big4.get((fn, impl, d, s))) for impl in run.impls]
@@ -581,9 +580,8 @@ def cmd_report(args):
     sizes = pick(run, args.elf, guesses, read_elf)[0]
     model, tried = pick(run, args.cycles, args.cycles_guess or [], read_cycles)
     # The models to show: both; on a board's log its core's (both if its name does not tell).
-    platform = run.meta["platform"].lower()
     cores = list(CORES) if not run.board else [args.core] if args.core else next(
-        ([core] for core, rx in BOARDS if re.search(rx, platform)), list(CORES))
+        ([core] for core, rx in BOARDS if re.search(rx, run.meta["platform"], re.I)), list(CORES))
     # Targets only where instruction counts are exact: under QEMU -icount.
     targets = args.targets and run.lock and [eval_target(run, t, sizes, model)
                                              for t in read_targets(args.targets, run)[0]]
