@@ -1,8 +1,7 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: MIT
-"""Render a wordmerge log's last complete benchmark block (tools/wmlog.py reads the log:
-docs/protocol.md) with the implementations, functions and titles the image announces, in its
-order (the first implementation is lib's own); docs/benchmarks.md says what the figures are.
+"""Render a wordmerge log's last complete benchmark block (tools/wmlog.py reads it) in the image's
+order of implementations (lib's own first) and functions; docs/benchmarks.md says what they mean.
 
   summary LOG [--elf ELF]   the tables as text (run-qemu.sh prints them); mode quick: per call
   report LOG [--out DIR] [--elf ELF | --elf-guess PATTERN...] [--targets FILE]
@@ -34,8 +33,7 @@ CORES = ("u74", "u54")
 # A board's core, by the device tree's model name.
 BOARDS = (("u74", r"jh71[01]0|visionfive|unmatched|fu740|star64|beaglev|pinetab-v|milk-?v.?mars"
                   r"|u74"), ("u54", r"unleashed|fu540|mpfs|icicle|polarfire|u54"))
-# A target line: function n pairs kind bound [ceiling]; kind: instruction counts, or the cycle
-# model's (CORE_per_call, CORE_per_byte).
+# A target line (tests/bench-targets.txt): function n pairs kind bound [ceiling].
 TARGET = re.compile(r"(\S+) (\d+) (al|mis|any|\d(?:,\d)?) (per_call|per_byte|memcpy\+|"
                     r"(?:u74|u54)_per_(?:call|byte)) (\d+(?:\.\d*)?)(?: (\d+(?:\.\d*)?))?")
 COUNTERS = (
@@ -79,8 +77,7 @@ class Run:
 
 def pairs(cells, fn):
     """fn's (dst%8, src%8) pairs in CELLS, in order (src None: memset)."""
-    return sorted({k[2:4] for k in cells if k[0] == fn},
-                  key=lambda p: (p[0], -1 if p[1] is None else p[1]))
+    return sorted({k[2:4] for k in cells if k[0] == fn}, key=lambda p: (p[0], p[1] or 0))
 
 
 def pair_text(d, s):
@@ -102,7 +99,6 @@ def size_label(n):
 
 
 def mbps(v, hz):
-    """MB/s (10^6 bytes per second) of a cell, from its ticks of the timebase."""
     return f"{v['n'] * hz / v['ticks'] / 1e6:.1f}" if v["ticks"] else "-"
 
 
@@ -567,9 +563,8 @@ def report_md(run, args, sizes, targets, plots, model, tried, cores):
             L += [f"### {run.title[fn]}\n", f"![{fn}]({plots[f'sweep-{fn}']})\n"]
             L += [table(t, True) for t in tables]
     if big:
-        L.append("## 32 MiB buffers\n")
-        L += [f"![{k[5:]} offset matrix heat maps]({p})\n" for k, p in plots.items()
-              if k.startswith("heat-")]
+        L += ["## 32 MiB buffers\n"] + [f"![{k[5:]} offset matrix heat maps]({p})\n"
+                                         for k, p in plots.items() if k.startswith("heat-")]
         L += [table(t, True) for t in big[1:]]
     return "\n".join(L)
 
@@ -585,7 +580,6 @@ def cmd_report(args):
     # Targets only where instruction counts are exact: under QEMU -icount.
     targets = args.targets and run.lock and [eval_target(run, t, sizes, model)
                                              for t in read_targets(args.targets, run)[0]]
-    # Made in a folder beside DIR, which it replaces only once it is complete.
     out = os.path.abspath(args.out)
     os.makedirs(os.path.dirname(out), exist_ok=True)
     with tempfile.TemporaryDirectory(prefix=".report-", dir=os.path.dirname(out)) as tmp:
