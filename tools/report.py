@@ -563,8 +563,8 @@ def report_md(run, args, sizes, targets, plots, model, tried, cores):
             L += [f"### {run.title[fn]}\n", f"![{fn}]({plots[f'sweep-{fn}']})\n"]
             L += [table(t, True) for t in tables]
     if big:
-        L += ["## 32 MiB buffers\n"] + [f"![{k[5:]} offset matrix heat maps]({p})\n"
-                                         for k, p in plots.items() if k.startswith("heat-")]
+        L += ["## 32 MiB buffers\n", *(f"![{k[5:]} offset matrix heat maps]({p})\n"
+                                       for k, p in plots.items() if k.startswith("heat-"))]
         L += [table(t, True) for t in big[1:]]
     return "\n".join(L)
 
@@ -621,8 +621,8 @@ def main():
         return {"summary": cmd_summary, "report": cmd_report, "check": cmd_check}[args.cmd](args)
     except (LogError, wmlog.LogError, cycles.Error, elfmod.ElfError, OSError) as e:
         why = f"{e.filename}: {e.strerror}" if isinstance(e, OSError) else e
-        print(f"{args.cmd}: error: {why}" + (f" (no report written: {args.out} is as it was)"
-                                              if args.cmd == "report" else ""), file=sys.stderr)
+        kept = f" (no report written: {args.out} is as it was)" if args.cmd == "report" else ""
+        print(f"{args.cmd}: error: {why}{kept}", file=sys.stderr)
         return 2
 
 
