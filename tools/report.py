@@ -186,7 +186,7 @@ def eval_target(run, t, sizes, model):
     PASS, UNMET (above the bound, within the ceiling), FAIL, or None (cannot be evaluated)."""
     if t["fn"] == "size":
         cell, s = f"code size, {t['what']} at {t['opt']}", sizes
-        if s is None:
+        if not s:
             return None, cell, "no ELF to read the sizes from"
         ok = s["lib_total"] <= t["bound"]
         return ("PASS" if ok else "FAIL", cell, f"{s['lib_total']} bytes of .text from "
