@@ -1,28 +1,24 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: MIT
-"""Render a wordmerge log's last complete benchmark block (tools/wmlog.py reads the log:
-docs/protocol.md) with the implementations, functions and titles the image announces, in its
-order (the first implementation is lib's own):
+"""Render a wordmerge log's last complete benchmark block (tools/wmlog.py reads it) in the image's
+order of implementations (lib's own first) and functions; docs/benchmarks.md says what they mean.
 
   summary LOG [--elf ELF]   the tables as text (run-qemu.sh prints them); mode quick: per call
-  report LOG [--out DIR] [--elf ELF | --elf-guess PATTERN] [--targets FILE]
+  report LOG [--out DIR] [--elf ELF | --elf-guess PATTERN...] [--targets FILE]
              [--cycles CSV | --cycles-guess CSV...] [--core u74|u54]
-      DIR/report.md and gnuplot PNGs; with the cycle model's CSV (tools/cycles.py) its modeled
-      SiFive U74/U54 cycles beside the counts (on a board's log, beside its cycles).  Made in a
-      folder beside DIR and moved into place: after an error the old report stays.
+      DIR/report.md and gnuplot PNGs, the cycle model's (tools/cycles.py) cycles beside the
+      counts; made beside DIR and moved into place: after an error the old report stays.
   check LOG --targets FILE [--elf ELF] [--cycles CSV]
-      lib's instruction counts (QEMU -icount shift=0), code size and modeled cycles against the
-      targets: a PASS:/UNMET:/FAIL: line each and a SUMMARY: line; exit status 1 if any fails.
+      lib's instruction counts, code size and modeled cycles against the targets: a
+      PASS:/UNMET:/FAIL: line each and a SUMMARY: line; exit status 1 if any fails.
 
-Exit status 2 with one line saying why: a log that breaks the protocol (the line named), a failed
-run (EXIT: status not 0; summary shows it all the same), an ELF or a cycle model of another
-build, any other input that cannot be used.
+Exit status 2 with one line saying why: a log that breaks the protocol, a failed run (summary
+shows it all the same), an ELF or a cycle model of another build, any other unusable input.
 """
 import argparse
 import math
 import os
 import re
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -34,16 +30,17 @@ import elf as elfmod  # noqa: E402  (tools/elf.py)
 import wmlog  # noqa: E402  (tools/wmlog.py)
 
 CORES = ("u74", "u54")
+# A board's core, by the device tree's model name.
+BOARDS = (("u74", r"jh71[01]0|visionfive|unmatched|fu740|star64|beaglev|pinetab-v|milk-?v.?mars"
+                  r"|u74"), ("u54", r"unleashed|fu540|mpfs|icicle|polarfire|u54"))
+# A target line (tests/bench-targets.txt): function n pairs kind bound [ceiling].
+TARGET = re.compile(r"(\S+) (\d+) (al|mis|any|\d(?:,\d)?) (per_call|per_byte|memcpy\+|"
+                    r"(?:u74|u54)_per_(?:call|byte)) (\d+(?:\.\d*)?)(?: (\d+(?:\.\d*)?))?")
 COUNTERS = (
-    "Counters: cycle = rdcycle, instret = rdinstret, time = rdtime. Every figure is the minimum "
-    "over the runs of a point, net of the measurement overhead (the deltas around a "
-    "one-instruction function called the same way, less that instruction): a per-call figure "
-    "counts the function's own work from its first instruction through its ret; per byte in "
-    "brackets. MB/s = bytes / (rdtime delta / timebase), 10^6 bytes per second. Under QEMU with "
-    "-icount shift=0 (make bench, make bench-check) cycle and instret both count retired "
-    "instructions exactly and time advances 1 ns per instruction, so MB/s is that of a virtual "
-    "machine retiring one instruction per ns; without -icount QEMU's cycle and instret mean "
-    "nothing; on a board all three are the core's counters.")
+    "Counters: cycle = rdcycle, instret = rdinstret, time = rdtime; each figure the minimum over "
+    "the runs of a point, net of the measurement overhead, per call [per byte]; MB/s: 10^6 bytes "
+    "per second of rdtime. Under QEMU -icount an instruction is a cycle and a ns "
+    "(docs/benchmarks.md); without it the counters mean nothing; on a board they are the core's.")
 
 
 class LogError(Exception):
@@ -52,7 +49,6 @@ class LogError(Exception):
 
 class Run:
     """LOG's last benchmark block, and what every rendering needs of it."""
-
     def __init__(self, path, allow_failed=False):
         self.log = log = wmlog.read(path)
         self.b = b = log.bench
@@ -81,8 +77,7 @@ class Run:
 
 def pairs(cells, fn):
     """fn's (dst%8, src%8) pairs in CELLS, in order (src None: memset)."""
-    return sorted({k[2:4] for k in cells if k[0] == fn},
-                  key=lambda p: (p[0], -1 if p[1] is None else p[1]))
+    return sorted({k[2:4] for k in cells if k[0] == fn}, key=lambda p: (p[0], p[1] or 0))
 
 
 def pair_text(d, s):
@@ -104,115 +99,68 @@ def size_label(n):
 
 
 def mbps(v, hz):
-    """MB/s (10^6 bytes per second) of a cell, from its ticks of the timebase."""
     return f"{v['n'] * hz / v['ticks'] / 1e6:.1f}" if v["ticks"] else "-"
 
 
-# ---- the inputs besides the log: the ELF, the cycle model's CSV, the targets ------------------
-
-def pick_elf(args, run):
-    """Code sizes from --elf, which must be the image that wrote the log (the same build id), or
-    from --elf-guess ({mode}: the log's) if that is.  lib's own: every function of the source
-    file that defines memcpy, its static helpers too."""
-    path = args.elf or (getattr(args, "elf_guess", None) or "").replace("{mode}", run.mode)
-    if not args.elf and not (path and os.path.exists(path)):
-        return None
-    try:
-        elf, ours, other = elfmod.Elf(path), run.log.build_id, f"{path} is not the image that"
-        if ours and elf.build_id() != ours:
-            raise LogError(f"{other} wrote {run.path}: its build id is "
-                           f"{elf.build_id() or 'absent'}, the log's {ours}")
-        syms, addr = {f.name: f for f in elf.functions()}, run.meta.get("memcpy_addr")
-        missing = [s for s in ("memcpy", *run.b.symbols.values()) if s not in syms]
-        if missing:
-            raise LogError(f"{other} wrote the log (no function {missing[0]})")
-        if addr is not None and int(addr, 16) != syms["memcpy"].addr:
-            raise LogError(f"{other} wrote the log (memcpy at 0x{syms['memcpy'].addr:x}, the "
-                           f"log says {addr})")
-        libfile = syms["memcpy"].file or ""
-        lib = sorted((f.name, f.size) for f in syms.values()
-                     if f.size and (f.file or "") == libfile)
-        return {"elf": path, "libfile": libfile, "lib": lib, "lib_total": sum(s for _, s in lib),
-                "size": {k: syms[s].size for k, s in run.b.symbols.items()}}
-    except (LogError, elfmod.ElfError) as e:
-        if args.elf:
-            raise
-        print(f"report: note: not using {path}: {e}", file=sys.stderr)
+def read_elf(path, run):
+    """Code sizes from PATH if it is the image that wrote the log (the same build id)."""
+    elf, ours, other = elfmod.Elf(path), run.log.build_id, f"{path} is not the image that"
+    if ours and elf.build_id() != ours:
+        raise LogError(f"{other} wrote {run.path}: its build id is "
+                       f"{elf.build_id() or 'absent'}, the log's {ours}")
+    syms, addr = {f.name: f for f in elf.functions()}, run.meta.get("memcpy_addr")
+    missing = [s for s in ("memcpy", *run.b.symbols.values()) if s not in syms]
+    if missing:
+        raise LogError(f"{other} wrote the log (no function {missing[0]})")
+    if addr is not None and int(addr, 16) != syms["memcpy"].addr:
+        raise LogError(f"{other} wrote the log (memcpy at 0x{syms['memcpy'].addr:x}, the "
+                       f"log says {addr})")
+    libfile = syms["memcpy"].file or ""     # lib's: every function of memcpy's source file
+    lib = sorted((f.name, f.size) for f in syms.values() if f.size and (f.file or "") == libfile)
+    return {"elf": path, "libfile": libfile, "lib": lib, "lib_total": sum(s for _, s in lib),
+            "size": {k: syms[s].size for k, s in run.b.symbols.items()}}
 
 
 def read_cycles(path, run):
-    """The cycle model's CSV (tools/cycles.py reads it), if it is of the build that wrote the log:
-    every sweep cell the two share has the log's instruction count (instret counts the same on a
-    board as under QEMU for the same image).  {path, info, sweep, extra, shared}: sweep and
-    extra map a cell (fn, impl, dst, src, n) to {ins, u74, u54}."""
+    """The cycle model's CSV if its shared sweep cells have the log's instruction counts."""
     head, rows = cycles.read_csv(path)
-    model = {"path": path, "info": dict(h[2:].partition(": ")[::2] for h in head),
-             "sweep": {}, "extra": {}}
-    for r in rows:
-        model["extra" if r["kind"] == "extra" else "sweep"][
-            (r["fn"], r["impl"], r["dst"], r["src"], r["n"])] = r
-    ms, sw = model["sweep"], run.sweep
-    shared = [k for k in ms if k in sw]
-    bad = [k for k in shared if ms[k]["ins"] != sw[k]["instret"]]
+    ms = {(r["fn"], r["impl"], r["dst"], r["src"], r["n"]): r for r in rows
+          if r["kind"] == "sweep"}    # the extra cells: `make cycles` prints them
+    shared = [k for k in ms if k in run.sweep]
+    bad = [k for k in shared if ms[k]["ins"] != run.sweep[k]["instret"]]
     if not shared:
         raise LogError(f"{path} shares no sweep cell with {run.path}")
     if bad:
         ex = "; ".join(f"{cell_name(k)}: {ms[k]['ins']} instructions in the model, "
-                       f"{sw[k]['instret']} in the log" for k in bad[:3])
+                       f"{run.sweep[k]['instret']} in the log" for k in bad[:3])
         raise LogError(f"{path} is from a different build than {run.path}: {len(bad)} of "
                        f"{len(shared)} shared cells differ in instruction count (e.g. {ex}); "
                        f"remake it (make cycles) from the image that wrote the log")
-    model["shared"] = len(shared)
-    return model
+    return {"path": path, "info": dict(h[2:].partition(": ")[::2] for h in head),
+            "shared": len(shared), "sweep": ms}
 
 
-def pick_cycles(args, run):
-    """(model, note): --cycles must match the log; --cycles-guess FILE (in order) is used only if
-    it does, and the note says why there is no model."""
-    if args.cycles:
-        return read_cycles(args.cycles, run), None
+def pick(run, given, guesses, read):
+    """(read(GIVEN), []), or of the first GUESS of the log's build and why those before were not."""
+    if given:
+        return read(given, run), []
     tried = []
-    for path in (p for p in args.cycles_guess or [] if os.path.exists(p)):
+    for path in (p for p in guesses if os.path.exists(p)):
         try:
-            return read_cycles(path, run), None
-        except LogError as e:
-            print(f"report: warning: not using the cycle model: {e}", file=sys.stderr)
+            return read(path, run), tried
+        except (LogError, elfmod.ElfError) as e:
+            print(f"report: note: not using {path}: {e}", file=sys.stderr)
             tried.append(str(e))
-    return None, "The modeled columns are absent: " + (" ".join(tried) or (
-        "no cycle model CSV was given. `make cycles` makes one (all implementations; `make "
-        "cycles-wordmerge` for lib's only) and `make report` then picks it up, or pass it: "
-        "`make report LOG=... CYCLES=FILE`."))
-
-
-# A board's core, by the device tree's model name.
-BOARDS = (("u74", r"jh71[01]0|visionfive|unmatched|fu740|star64|beaglev|pinetab-v|milk-?v.?mars"
-                  r"|u74"), ("u54", r"unleashed|fu540|mpfs|icicle|polarfire|u54"))
-
-
-def model_cores(run, override=None):
-    """The models to show: both; on a board's log its core's (both if the name does not tell)."""
-    p = run.meta["platform"].lower()
-    return list(CORES) if not run.board else [override] if override else next(
-        ([core] for core, rx in BOARDS if re.search(rx, p)), list(CORES))
-
-
-# A target line: function n pairs kind bound [ceiling]; kind: instruction counts, or the cycle
-# model's (CORE_per_call, CORE_per_byte).
-TARGET = re.compile(r"(\S+) (\d+) (al|mis|any|\d(?:,\d)?) (per_call|per_byte|memcpy\+|"
-                    r"(?:u74|u54)_per_(?:call|byte)) (\d+(?:\.\d*)?)(?: (\d+(?:\.\d*)?))?")
+    return None, tried
 
 
 def read_targets(path, run):
-    """The rows of the targets file for the log's build (the last -O of lib's flags), and how
-    many are for other builds."""
+    """The targets for the log's build (the last -O of lib's flags), how many are not, its -O."""
     flags = run.meta.get("lib_cflags", run.meta.get("cflags", ""))
     opt = (re.findall(r"(?:^|\s)(-O\w*)", flags) or ["?"])[-1]
     rows, scope = [], "any"
-    try:
-        with open(path) as f:
-            lines = f.read().split("\n")
-    except OSError as e:
-        raise LogError(f"cannot read the targets {path}: {e.strerror}")
+    with open(path) as f:
+        lines = f.read().split("\n")
     for i, line in enumerate(lines, 1):
         p = line.split("#", 1)[0].split()
         m = TARGET.fullmatch(" ".join(p))
@@ -234,12 +182,11 @@ def read_targets(path, run):
 
 
 def eval_target(run, t, sizes, model):
-    """(verdict, cell, text) of lib's cells at the worst pair of the target's class: PASS, met;
-    UNMET, not met but no worse than the ceiling recorded beside it (what the code measured
-    then: a regression still fails); FAIL, above both; None, cannot be evaluated."""
+    """(verdict, cell, text) of lib's worst pair of the target's class (tests/bench-targets.txt):
+    PASS, UNMET (above the bound, within the ceiling), FAIL, or None (cannot be evaluated)."""
     if t["fn"] == "size":
         cell, s = f"code size, {t['what']} at {t['opt']}", sizes
-        if s is None:
+        if not s:
             return None, cell, "no ELF to read the sizes from"
         ok = s["lib_total"] <= t["bound"]
         return ("PASS" if ok else "FAIL", cell, f"{s['lib_total']} bytes of .text from "
@@ -252,8 +199,7 @@ def eval_target(run, t, sizes, model):
     core = kind[:3] if kind[:3] in CORES else None
     cell = f"{fn} {size_label(n)} {cls}" + (f" {core.upper()} model" if core else "")
     if core and model is None:
-        return None, cell, "no cycle model given (report.py --cycles FILE; make " \
-            "cycles-wordmerge makes it)"
+        return None, cell, "no cycle model given (--cycles FILE; make cycles-wordmerge makes it)"
     cells = model["sweep"] if core else run.sweep
     pts = {k: v[core] if core else v["instret"] for k, v in cells.items()
            if k[0] == fn and k[1] == run.ours and k[4] == n and cls in (
@@ -262,9 +208,8 @@ def eval_target(run, t, sizes, model):
         ref = {k: cells[("memcpy", *k[1:])]["instret"] for k in pts if ("memcpy", *k[1:]) in cells}
         pts = {k: pts[k] - ref[k] for k in ref}
     if not pts:
-        return None, cell, (f"not modeled in {model['path']}" if core else
-                            "no memcpy figures to compare with" if kind == "memcpy+" else
-                            "not measured in this log")
+        return None, cell, (f"not modeled in {model['path']}" if core else "no memcpy figures "
+                            "to compare with" if kind == "memcpy+" else "not measured in this log")
     k = max(pts, key=pts.get)
     v, pair = pts[k], f"dst%8={k[2]}" if k[3] is None else f"({k[2]},{k[3]})"
     x, pre = v / n if kind.endswith("per_byte") else v, "memcpy +" if kind == "memcpy+" else ""
@@ -275,14 +220,12 @@ def eval_target(run, t, sizes, model):
     else:
         reg = "" if ceil is None else f" and above the recorded ceiling {pre}{ceil:g}: a regression"
         vd, rel = "FAIL", f"> {pre}{bound:g}{reg}"
-    unit, src = ("modeled cycles", f", llvm-mca -mcpu=sifive-{core}") if core else (
-        "instructions", "")
-    if kind == "memcpy+":
-        return vd, cell, (f"memcpy {v:+d} (worst pair {pair}: {v + ref[k]} vs memcpy {ref[k]} "
-                          f"instructions) {rel}")
-    return vd, cell, (f"{x:.4f} {unit} per byte ({v} per call, worst pair {pair}{src}) {rel}"
-                      if kind.endswith("per_byte") else
-                      f"{v} {unit} per call (worst pair {pair}{src}) {rel}")
+    unit = "modeled cycles" if core else "instructions"
+    worst = f"worst pair {pair}" + (f", llvm-mca -mcpu=sifive-{core}" if core else "")
+    text = (f"memcpy {v:+d} (worst pair {pair}: {v + ref[k]} vs memcpy {ref[k]} instructions)"
+            if kind == "memcpy+" else f"{x:.4f} {unit} per byte ({v} per call, {worst})"
+            if kind.endswith("per_byte") else f"{v} {unit} per call ({worst})")
+    return vd, cell, f"{text} {rel}"
 
 
 def cmd_check(args):
@@ -295,12 +238,9 @@ def cmd_check(args):
     if nondet:
         raise LogError(f"{args.log}: instruction counts differ between runs of one point "
                        f"({len(nondet)} points, e.g. {cell_name(nondet[0])}): not deterministic")
-    sizes = pick_elf(args, run)
+    sizes = args.elf and read_elf(args.elf, run)
     targets, other, opt = read_targets(args.targets, run)
     model = args.cycles and read_cycles(args.cycles, run)   # only the model of this very build
-    if model:
-        print(f"NOTE: cycle model {args.cycles}: its {model['shared']} sweep cells shared with "
-              f"the log have the log's instruction counts")
     if other:
         print(f"NOTE: {other} targets are for other builds than this one ({opt}); not checked")
     res = [eval_target(run, t, sizes, model) for t in targets]
@@ -309,16 +249,14 @@ def cmd_check(args):
     met, unmet = (sum(1 for r in res if r[0] == v) for v in ("PASS", "UNMET"))
     failed = len(res) - met - unmet
     print(f"SUMMARY: bench-check: {len(res)} cells, {met} targets met, {unmet} unmet (no worse "
-          f"than their recorded ceilings), {failed} failed (targets {args.targets}, log "
-          f"{args.log})")
+          f"than their recorded ceilings), {failed} failed (targets {args.targets}, log {args.log}"
+          + (f", cycle model {args.cycles}: its {model['shared']} cells shared with the log match"
+             if model else "") + ")")
     return 1 if failed else 0
 
 
-# ---- the tables: made once, written as text (summary) or Markdown (report) -------------------
-
 def table(t, md=False):
-    """T = (title, head, rows[, align]) as Markdown (a bold title, if any), or as text lines: a
-    blank one, the title, the columns (right-aligned unless ALIGN says l)."""
+    """T = (title, head, rows[, align: l or r each]) as Markdown, or as text lines."""
     title, head, rows, align = (*t, "l" + "r" * (len(t[1]) - 1))[:4]
     if md:
         lines = ["| " + " | ".join(map(str, r)) + " |" for r in [head, *rows]]
@@ -331,17 +269,16 @@ def table(t, md=False):
 
 def size_table(run, sizes):
     """Code size: the functions of each implementation; lib's total with its helpers."""
-    return (f"Code size, bytes of .text (symbol sizes after link-time relaxation); {run.ours}'s "
-            f"total is every function of {os.path.basename(sizes['libfile'])}, its static "
-            "helpers too: " + ", ".join(f"{n} {s}" for n, s in sizes["lib"] if n not in run.symfns),
+    return (f"Code size, bytes of .text after link-time relaxation; {run.ours}'s total with the "
+            f"static helpers of {os.path.basename(sizes['libfile'])}: "
+            + ", ".join(f"{n} {s}" for n, s in sizes["lib"] if n not in run.symfns),
             ["implementation", *run.symfns, "total"],
             [[impl, *sz, sizes["lib_total"] if impl == run.ours else sum(sz)] for impl in
              run.b.impls for sz in [[sizes["size"][(impl, f)] for f in run.symfns]]])
 
 
 def sweep_tables(run, cells, model=None, cores=CORES):
-    """{fn: [table of each pair]}: per call, instructions (and cycles where they differ), per
-    byte in brackets; beside them the model's cycles (a board: and measured / model)."""
+    """{fn: [table of each pair]}: the counts per call [per byte], the model's cycles beside."""
     ms = model["sweep"] if model else {}
     mimpls = {k[1] for k in ms}
 
@@ -366,16 +303,9 @@ def sweep_tables(run, cells, model=None, cores=CORES):
 
 
 def big_tables(run):
-    """The 32 MiB phase: the means per implementation, then each function's cells, MB/s / cycles
-    per byte: its 8x8 offset matrix per implementation, or a row per pair."""
+    """The 32 MiB phase: the means, then each function's 8x8 matrices or a row per pair."""
     def fig(v):
         return f"{mbps(v, run.hz)} / {v['cycles'] / v['n']:.3f}" if v else "–"
-
-    def means(v):               # MB/s (with their range if wide) and c/B of the cells V
-        r = [x["n"] * run.hz / x["ticks"] / 1e6 for x in v if x["ticks"]] or [0]
-        mean = sum(r) / len(r)
-        return [f"{mean:.0f}" + (f" ({min(r):.0f}–{max(r):.0f})" if max(r) - min(r) > 0.05 * mean
-                                 else ""), f"{sum(x['cycles'] / x['n'] for x in v) / len(v):.3f}"]
     sels = [s for fn in run.fns if pairs(run.big, fn) for s in (
         [(f"{fn} co-aligned", fn, "al"), (f"{fn} misaligned", fn, "mis")] if fn in run.matrix
         else [(fn, fn, None)])]
@@ -383,18 +313,21 @@ def big_tables(run):
     for row, (_, fn, cls) in ((row, sel) for row in rows for sel in sels):
         v = [x for k, x in run.big.items()
              if k[:2] == (fn, row[0]) and cls in (None, pair_class(k[2], k[3]))]
-        row += means(v) if v else ["–"] * 2
-    out = [("32 MiB buffers (the 2021 series' method): means over the offsets (co-aligned: the 8 "
-            "cells i = j of an 8×8 matrix; misaligned: the other 56; otherwise every offset or "
-            "pair), ranges where they spread more than 5 %; c/B = cycles per byte",
+        r = [x["n"] * run.hz / x["ticks"] / 1e6 for x in v if x["ticks"]] or [0]
+        mean = sum(r) / len(r)      # MB/s, with its range if wide, and c/B
+        row += ["–"] * 2 if not v else [f"{mean:.0f}" + (
+            f" ({min(r):.0f}–{max(r):.0f})" if max(r) - min(r) > 0.05 * mean else ""),
+            f"{sum(x['cycles'] / x['n'] for x in v) / len(v):.3f}"]
+    out = [("32 MiB buffers (the 2021 series' method): means over the offsets (co-aligned: i = j; "
+            "misaligned: i ≠ j; else every pair), ranges past 5 %; c/B = cycles per byte",
             ["implementation"] + [h for name, _, _ in sels for h in (f"{name} MB/s", "c/B")], rows)]
     for fn in (f for f in run.fns if pairs(run.big, f)):
         ps = pairs(run.big, fn)
         if fn not in run.matrix:
             gap = (run.b.meta_int("big_size") - run.big4[(fn, run.impls[0], *ps[0])]["n"]) // 2
-            out.append((f"{run.title[fn]}, 32 MiB" + (" - dst%8" if ps[0][1] is None else
-                        f" - {2 * gap} bytes, {gap} bytes apart plus the offsets")
-                        + ": MB/s / cycles per byte",
+            what = ("dst%8" if ps[0][1] is None else
+                    f"{2 * gap} bytes, {gap} bytes apart plus the offsets")
+            out.append((f"{run.title[fn]}, 32 MiB - {what}: MB/s / cycles per byte",
                         ["dst%8" if ps[0][1] is None else "(dst%8, src%8)"] + run.impls,
                         [[f"{d}" if s is None else f"({d},{s})"]
                          + [fig(run.big4.get((fn, impl, d, s))) for impl in run.impls]
@@ -421,10 +354,8 @@ def facts(run):
             ("compiler", m.get("compiler", "?")), ("flags", cf),
             ("lib's flags", "the same" if m.get("lib_cflags", cf) == cf else m["lib_cflags"]),
             ("timebase", f"{run.hz} Hz" + (f", {m['mem_mib']} MiB RAM" if "mem_mib" in m else "")),
-            ("implementations", ", ".join(run.impls) + f" (firmware/impls.c; {run.ours} is "
-             "lib's own)"),
-            ("cycle and instret in lockstep", "yes: instruction-exact (QEMU -icount shift=0)"
-             if run.lock else "no: a board's counters, or QEMU without -icount (meaningless)"),
+            ("implementations", ", ".join(run.impls) + f" (firmware/impls.c; {run.ours} is lib's)"),
+            ("counters in lockstep", "yes (QEMU -icount)" if run.lock else "no (see Counters)"),
             ("measurement overhead (subtracted)", f"memcpy/memmove {m['overhead_cpy'][0]} "
              f"instructions, {m['overhead_cpy'][1]} cycles; memset {m['overhead_set'][0]}, "
              f"{m['overhead_set'][1]}"),
@@ -434,16 +365,14 @@ def facts(run):
 
 
 def cmd_summary(args):
-    """The tables as text, for a terminal; in mode quick (the test image's closing benchmark,
-    not under -icount) a row per call with every counter instead of the instruction counts."""
+    """The tables as text; in mode quick (not under -icount) every counter of each call."""
     run = Run(args.log, allow_failed=True)
-    b, sizes, nb = run.b, pick_elf(args, run), len(run.log.benches)
+    b, sizes, nb = run.b, args.elf and read_elf(args.elf, run), len(run.log.benches)
+    last = f"; the last of {nb} blocks" if nb > 1 else ""
     L = [f"wordmerge benchmark, mode {run.mode} ({run.path}: format {b.format}, "
-         f"{b.records + 2} CSV lines, CRC checked" + (f"; the last of {nb} blocks" if nb > 1
-                                                      else "") + ")"]
+         f"{b.records + 2} CSV lines, CRC checked{last})"]
     L += [f"{what}: {value}" for what, value in facts(run)] + textwrap.wrap(COUNTERS, 88)
-    L += table(size_table(run, sizes)) if sizes else [
-        "", "Code size: give the image's ELF (--elf) to see it"]
+    L += table(size_table(run, sizes)) if sizes else ["", "Code size: needs the image's ELF, --elf"]
     for kind, cells in (("sweep", run.sweep), ("extra cells", run.extra)):
         if run.mode != "quick":
             L += [x for fn, ts in sweep_tables(run, cells).items() for t in ts for x in table((
@@ -470,8 +399,6 @@ def cmd_summary(args):
     return 0
 
 
-# ---- the report: Markdown and plots -----------------------------------------------------------
-
 def q(s):
     """s in a gnuplot double-quoted string (a newline stays a line break)."""
     return s.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
@@ -481,19 +408,15 @@ def gnuplot(tmp, name, size, layout, title, script):
     """NAME.png in TMP: a multiplot of SIZE pixels, LAYOUT panels, drawn by SCRIPT."""
     script = [f'set terminal pngcairo size {size} font "sans,10"', f'set output "{name}.png"',
               f'set multiplot layout {layout} title "{q(title)}"', *script, "unset multiplot"]
-    try:
-        r = subprocess.run(["gnuplot"], input="\n".join(script) + "\n", cwd=tmp,
-                           capture_output=True, text=True)
-    except FileNotFoundError:
-        raise LogError("gnuplot not found (Debian: apt-get install gnuplot-nox)")
+    r = subprocess.run(["gnuplot"], input="\n".join(script) + "\n", cwd=tmp, capture_output=True,
+                       text=True)      # no gnuplot: main's error line names it
     if r.returncode != 0:
         raise LogError(f"gnuplot failed on {name}.png: {r.stderr.strip()}")
     return name + ".png"
 
 
 def plot_sweep(tmp, run, fn, model, core):
-    """fn's sweep: cycles per byte against size, a panel per pair; with MODEL a second set of
-    panels, CORE's modeled cycles per byte, on the same axes so that the two compare."""
+    """fn's cycles per byte against size, a panel per pair; below, CORE's model on the same axes."""
     keys, panels, blocks, vals = pairs(run.sweep, fn), ("log", "model")[:1 + bool(model)], [], []
     with open(os.path.join(tmp, f"sweep-{fn}.dat"), "w") as f:
         for panel, (d, s), impl in ((p, k, i) for p in panels for k in keys for i in run.impls):
@@ -514,8 +437,7 @@ def plot_sweep(tmp, run, fn, model, core):
           '"16K" 16384, "64K" 65536, "256K" 262144, "1M" 1048576)',
           'set key top right font ",9"', "set style data linespoints"]
     if model:
-        # One scale for both sets of panels (powers of two around every value): the point of
-        # the second is to be read against the first.
+        # One scale (powers of two around every value), so that the model reads against the log.
         maxn = max(k[4] for k in run.sweep if k[0] == fn)
         sc += [f"set xrange [1:{2 ** math.ceil(math.log2(maxn))}]",
                f"set yrange [{2.0 ** math.floor(math.log2(min(vals)))}:"
@@ -531,11 +453,9 @@ def plot_sweep(tmp, run, fn, model, core):
                      f'title "{q(impl)}" lw {2 - bool(i)} pt {2 * i + 2 if i else 7} ps 0.6 '
                      f'lc rgb "{colours[i % 7]}"' for i, impl in enumerate(run.impls)
                      if (panel, d, s, impl) in blocks]
-            # An empty panel keeps the layout: the model has no such cells.
-            sc += [f'set title "{q(pair_text(d, s) + sub)}"'] + (
-                [f"plot {', '.join(parts)}"] if parts else
-                ['set label 1 "not modeled" at graph 0.5, 0.5 center', "plot 1/0 notitle",
-                 "unset label 1"])
+            # An empty panel keeps the layout where the model has no such cells.
+            sc += [f'set title "{q(pair_text(d, s) + sub)}"',
+                   f"plot {', '.join(parts) or '1/0 notitle'}"]
     return gnuplot(tmp, f"sweep-{fn}", f"{cols * 560},{len(panels) * (rows * 420 + 40)}",
                    f"{len(panels) * rows},{cols}", f"{run.title[fn]}: cycles per byte against "
                    f"size (minimum of the runs, net of overhead; {run.meta['platform']})" + (
@@ -544,8 +464,7 @@ def plot_sweep(tmp, run, fn, model, core):
 
 
 def plot_heat(tmp, run, fn):
-    """fn's 8x8 offset matrix at 32 MiB, a heat map per implementation, on one logarithmic
-    colour scale so that the colours compare."""
+    """fn's 8x8 offset matrix at 32 MiB, a heat map per implementation on one colour scale."""
     have = [i for i in run.impls if any(k[:2] == (fn, i) for k in run.big)]
     vals = [max(v["cycles"], 1) / v["n"] for k, v in run.big.items() if k[0] == fn]
     lo, hi = min(vals), max(vals)
@@ -571,16 +490,11 @@ def plot_heat(tmp, run, fn):
 
 
 def model_md(run, model, cores):
-    """The cycle model: what it is, the steady state, and on a board's log its measured cycles
-    against the model of its core (CORES)."""
+    """The cycle model: its steady state; on a board's log, measured cycles against it."""
     info, ms, sw, board = model["info"], model["sweep"], run.sweep, run.board
-    L = [f"From `{model['path']}` (llvm-mca: {info.get('llvm-mca', 'not recorded')}; the traced "
-         f"image's flags: `{info.get('cflags', 'not recorded')}`): the instructions one call "
-         f"executes, traced under QEMU, run through `llvm-mca -mcpu=sifive-u74` (dual-issue, "
-         f"in-order) and `-mcpu=sifive-u54` (single-issue): latencies, issue width, one memory "
-         f"pipe; no caches, instruction fetch or branch prediction. A model, not a board. Its "
-         f"{model['shared']} sweep cells that this log also has carry the log's instruction "
-         f"counts, so the model is of the build that wrote the log.\n"]
+    L = [f"From `{model['path']}` (llvm-mca: {info.get('llvm-mca', '?')}; the traced image's "
+         f"flags: `{info.get('cflags', '?')}`): a model, not a board (docs/benchmarks.md); its "
+         f"{model['shared']} sweep cells have the log's instruction counts.\n"]
     mimpls, rows = [i for i in run.impls if any(k[1] == i for k in ms)], []
     for fn, cls in ((fn, cls) for fn in run.fns for cls in ("al", "mis")):
         sel = [k for k in ms if k[0] == fn and pair_class(k[2], k[3]) == cls]
@@ -592,17 +506,11 @@ def model_md(run, model, cores):
                       + ("co-aligned" if cls == "al" else "relatively misaligned"))
                      + f", {size_label(n)}"])
         for ks in ([k for k in sel if k[1] == impl and k[4] == n] for impl in mimpls):
-            w = {c: max(ms[k][c] for k in ks) / n for c in cores} if ks else None
-            meas = max([sw[k]["cycles"] / n for k in ks if k in sw], default=None)
-            mod = " / ".join(f"{w[c]:.3f}" for c in cores) if w else "–"
-            rows[-1].append(mod if not (board and w) else f"{mod} (not measured)" if meas is None
-                            else f"{meas:.3f} / {mod} ("
-                            + " / ".join(f"×{meas / w[c]:.2f}" for c in cores) + ")")
-    names = " / ".join(c.upper() for c in cores)
-    L.append(table(("Steady state at the largest modeled size: " + (
-        f"measured rdcycle / modeled {names} cycles per byte (measured / modeled)" if board else
-        f"modeled {names} cycles per byte") + ", worst pair of each row", [""] + mimpls, rows),
-        True))
+            rows[-1].append(" / ".join(f"{max(ms[k][c] for k in ks) / n:.3f}" for c in cores)
+                            if ks else "–")
+    L.append(table((f"Steady state at the largest modeled size: modeled "
+                    f"{' / '.join(c.upper() for c in cores)} cycles per byte, worst pair of each "
+                    "row", [""] + mimpls, rows), True))
     for c in cores if board else ():
         qs = {(fn, i): sorted(sw[k]["cycles"] / ms[k][c] for k in ms if k[:2] == (fn, i)
                               and k in sw) for fn in run.fns for i in mimpls}
@@ -612,32 +520,22 @@ def model_md(run, model, cores):
                             if x else "–" for x in (qs[(fn, i)] for i in mimpls)]
                             for fn in run.fns]), True))
     if board:
-        L.append("The board's model: " + (
-            f"the {cores[0].upper()}'s, from the platform name `{run.meta['platform']}`"
-            if len(cores) == 1 else f"both, as the platform name `{run.meta['platform']}` "
-            f"names no board known to tools/report.py (`make report ... CORE=u74` picks one)")
-            + ". Where the board is slower than its model the difference is what the model "
-            "leaves out: caches, instruction fetch, branch prediction.\n")
-    if model["extra"]:          # in the trace's order, which is the image's
-        L.append(table(("Modeled cells outside the sweep (per call [per byte])", [
-            "function", "implementation", "dst%8", "src%8", "n", "instructions", "U74 cycles",
-            "U54 cycles"], [[*k[:3], "–" if k[3] is None else k[3], k[4], v["ins"]]
-                            + [f"{v[c]} [{v[c] / k[4]:.3f}]" for c in CORES]
-                            for k, v in model["extra"].items()], "llrrrrrr"), True))
+        L.append(f"The board's model (platform `{run.meta['platform']}`): " + (
+            f"the {cores[0].upper()}'s.\n" if len(cores) == 1 else "both, as tools/report.py "
+            "knows no such board (`make report ... CORE=u74` picks one).\n"))
     return L
 
 
-def report_md(run, args, sizes, targets, plots, model, model_note, cores):
+def report_md(run, args, sizes, targets, plots, model, tried, cores):
     b, blocks, run_info = run.b, len(run.log.benches), ""
     if os.path.exists(args.log + ".run"):      # how the log was made (make bench writes it)
         with open(args.log + ".run") as f:
             run_info = " ".join(f.read().split())
+    build = f"build id `{run.log.build_id}`, " if run.log.build_id else ""
+    last = f"; the log held {blocks} benchmark blocks, this is the last" if blocks > 1 else ""
     L = ["# wordmerge benchmark report\n",
-         f"Made by `tools/report.py` from `{run.path}` (mode `{run.mode}`, "
-         + (f"build id `{run.log.build_id}`, " if run.log.build_id else "")
-         + f"{b.records + 2} CSV lines, CRC-32 `{b.crc:08x}` checked" + (
-             f"; the log held {blocks} benchmark blocks, this is the last" if blocks > 1 else "")
-         + ").\n",
+         f"Made by `tools/report.py` from `{run.path}` (mode `{run.mode}`, {build}"
+         f"{b.records + 2} CSV lines, CRC-32 `{b.crc:08x}` checked{last}).\n",
          table((None, ["run", ""], facts(run) + [
              ("how it was run", run_info or "not recorded (no `LOG.run` file beside the log)"),
              ("cycle model", f"`{model['path']}`" if model else "absent (see Modeled cycles)")],
@@ -645,69 +543,58 @@ def report_md(run, args, sizes, targets, plots, model, model_note, cores):
     big = big_tables(run) if run.big else []
     L += ["## Headline: 32 MiB buffers\n", table(big[0], True)] if big else []
     L += ["## Code size\n", table(size_table(run, sizes), True) + f"\nFrom `{sizes['elf']}` "
-          "(tools/elf.py).\n" if sizes else "No ELF of the build that wrote the log was given "
-          "(`make report LOG=... ELF=...`): code sizes are the ELF's.\n"]
-    if targets is not None:
-        L.append(f"## Targets: the bounds {run.ours} must stay within (`{args.targets}`)\n")
-        L.append("Not evaluated: instruction counts are only exact under QEMU `-icount shift=0` "
-                 "(`make bench`, `make bench-check`).\n" if not run.lock else table((
-                     None, ["cell", "verdict", "measured vs bound"],
-                     [[c, "–" if vd is None else vd if vd == "PASS" else f"**{vd}**", t]
-                      for vd, c, t in targets], "lll"), True)
-                 + f"\nInstructions per call or per byte of {run.ours}, its code size, and its "
-                 "modeled cycles (cells ending in `U74 model` or `U54 model`, below), each at "
-                 "the worst pair of the cell (al: dst%8 = src%8; mis: the relatively misaligned "
-                 "pairs; memset: dst%8 = 0 against the others). `make bench-check` checks the "
-                 "same.\n")
+          "(tools/elf.py).\n" if sizes else "No ELF of the log's build: `make report ... ELF=`.\n"]
+    if targets:
+        L += [f"## Targets: the bounds {run.ours} must stay within (`{args.targets}`)\n", table((
+            None, ["cell", "verdict", "measured vs bound"],
+            [[c, "–" if vd is None else vd if vd == "PASS" else f"**{vd}**", t]
+             for vd, c, t in targets], "lll"), True) + f"\n{run.ours}'s instructions, code size "
+            "and modeled cycles, each at the worst pair of the cell, as tests/bench-targets.txt "
+            "says; `make bench-check` checks the same.\n"]
     if run.sweep:
         L += ["## Modeled cycles (SiFive U74 and U54, llvm-mca)\n"] + (
-            model_md(run, model, cores) if model else [model_note + "\n"])
-        L.append("## Size sweep\n\nPer call: instructions (and cycles where they differ), per "
-                 "byte in brackets" + (f"; {' / '.join(c.upper() for c in cores)}: the cycles "
-                                       "one call takes in llvm-mca's model, per byte in brackets"
-                                       + ", then measured / modeled cycles" * run.board
-                                       + "; a dash where the model has no such cell"
-                                       if model else "")
-                 + ". Backward memmove needs dst − src < n: smaller n at such pairs are absent.\n")
+            model_md(run, model, cores) if model else ["The modeled columns are absent: " + (
+                " ".join(tried) or "no cycle model CSV was given; `make cycles` makes one "
+                "(docs/benchmarks.md), `make report` picks it up.") + "\n"])
+        L.append("## Size sweep\n\nPer call: instructions (and cycles where they differ) [per byte]"
+                 + (f"; {' / '.join(c.upper() for c in cores)}: modeled cycles" + ", then measured "
+                    "/ modeled" * run.board + ", a dash if not modeled" if model else "") + ".\n")
         for fn, tables in sweep_tables(run, run.sweep, model, cores).items():
             L += [f"### {run.title[fn]}\n", f"![{fn}]({plots[f'sweep-{fn}']})\n"]
             L += [table(t, True) for t in tables]
     if big:
-        L.append("## 32 MiB buffers\n")
-        L += [f"![{k[5:]} offset matrix heat maps]({p})\n" for k, p in plots.items()
-              if k.startswith("heat-")]
+        L += ["## 32 MiB buffers\n", *(f"![{k[5:]} offset matrix heat maps]({p})\n"
+                                       for k, p in plots.items() if k.startswith("heat-"))]
         L += [table(t, True) for t in big[1:]]
     return "\n".join(L)
 
 
 def cmd_report(args):
     run = Run(args.log)
-    sizes = pick_elf(args, run)
-    model, model_note = pick_cycles(args, run)
-    cores = model_cores(run, args.core)
-    targets = args.targets and [eval_target(run, t, sizes, model)
-                                for t in read_targets(args.targets, run)[0]]
-    # Made in a folder beside DIR, which it replaces only once it is complete.
+    guesses = [g.replace("{mode}", run.mode) for g in args.elf_guess or []]
+    sizes = pick(run, args.elf, guesses, read_elf)[0]
+    model, tried = pick(run, args.cycles, args.cycles_guess or [], read_cycles)
+    # The models to show: both; on a board's log its core's (both if its name does not tell).
+    cores = list(CORES) if not run.board else [args.core] if args.core else next(
+        ([core] for core, rx in BOARDS if re.search(rx, run.meta["platform"], re.I)), list(CORES))
+    # Targets only where instruction counts are exact: under QEMU -icount.
+    targets = args.targets and run.lock and [eval_target(run, t, sizes, model)
+                                             for t in read_targets(args.targets, run)[0]]
     out = os.path.abspath(args.out)
     os.makedirs(os.path.dirname(out), exist_ok=True)
-    tmp = tempfile.mkdtemp(prefix=f".{os.path.basename(out)}.tmp-", dir=os.path.dirname(out))
-    try:
-        plots = {}
+    with tempfile.TemporaryDirectory(prefix=".report-", dir=os.path.dirname(out)) as tmp:
+        new, plots = os.path.join(tmp, "new"), {}
+        os.mkdir(new)
         for fn in run.fns:
             if pairs(run.sweep, fn):    # a board against its own core's model (U74 if unknown)
-                plots[f"sweep-{fn}"] = plot_sweep(tmp, run, fn, model, cores[0])
+                plots[f"sweep-{fn}"] = plot_sweep(new, run, fn, model, cores[0])
             if fn in run.matrix:
-                plots[f"heat-{fn}"] = plot_heat(tmp, run, fn)
-        with open(os.path.join(tmp, "report.md"), "w") as f:
-            f.write(report_md(run, args, sizes, targets, plots, model, model_note, cores))
-        os.chmod(tmp, 0o755)
+                plots[f"heat-{fn}"] = plot_heat(new, run, fn)
+        with open(os.path.join(new, "report.md"), "w") as f:
+            f.write(report_md(run, args, sizes, targets, plots, model, tried, cores))
         if os.path.exists(out):
-            os.rename(out, tmp + ".old")
-        os.rename(tmp, out)
-        shutil.rmtree(tmp + ".old", ignore_errors=True)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
+            os.rename(out, os.path.join(tmp, "old"))
+        os.rename(new, out)
     print(f"report: {os.path.join(args.out, 'report.md')} ({len(plots)} plots) from {args.log}"
           + (f", cycle model {model['path']}" if model else ", no cycle model"))
     return 0
@@ -724,17 +611,18 @@ def main():
         if name != "summary":
             p.add_argument("--targets", required=name == "check")
             p.add_argument("--cycles")
-    p = sub.choices["report"]
-    p.add_argument("--out", default="build/report")
-    p.add_argument("--elf-guess")
-    p.add_argument("--cycles-guess", action="append", metavar="CSV")
-    p.add_argument("--core", choices=CORES)
+        if name == "report":
+            p.add_argument("--out", default="build/report")
+            p.add_argument("--elf-guess", action="append", metavar="PATTERN")
+            p.add_argument("--cycles-guess", action="append", metavar="CSV")
+            p.add_argument("--core", choices=CORES)
     args = ap.parse_args()
     try:
         return {"summary": cmd_summary, "report": cmd_report, "check": cmd_check}[args.cmd](args)
-    except (LogError, wmlog.LogError, cycles.Error, elfmod.ElfError) as e:
-        print(f"{args.cmd}: error: {e}" + (f" (no report written: {args.out} is as it was)"
-                                            if args.cmd == "report" else ""), file=sys.stderr)
+    except (LogError, wmlog.LogError, cycles.Error, elfmod.ElfError, OSError) as e:
+        why = f"{e.filename}: {e.strerror}" if isinstance(e, OSError) else e
+        kept = f" (no report written: {args.out} is as it was)" if args.cmd == "report" else ""
+        print(f"{args.cmd}: error: {why}{kept}", file=sys.stderr)
         return 2
 
 
