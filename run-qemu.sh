@@ -51,7 +51,7 @@
 #                        relative to the repository top).  Runs that build
 #                        into the same DIR take turns (flock on
 #                        DIR/.build.lock); the image cannot be linked in a
-#                        DIR whose path has a comma
+#                        DIR whose path has a comma or a space
 #   CROSS_COMPILE=PREFIX RISC-V toolchain prefix (default riscv64-unknown-elf-)
 #
 # Tools (tools/deps.sh checks them, and installs them on Debian): a run needs
@@ -204,6 +204,10 @@ locked_make() {
 	return "$rc"
 }
 
+# make splits its targets' names at white space (the image, the plugin).
+case "$build$check_align:$odir" in 00:*) ;; *[[:space:]]*)
+	die "cannot build in '$odir': make splits a path at its spaces; use another O= or --no-build --elf FILE" ;;
+esac
 if [ "$build" = 1 ]; then
 	# The link's -Wl,-Map=FILE would split FILE at a comma.
 	case "$odir" in *,*) die "cannot build in $odir: the image's link splits a path at its commas; use another O= or --no-build --elf FILE" ;; esac
