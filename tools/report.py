@@ -50,12 +50,8 @@ class LogError(Exception):
 class Run:
     """LOG's last benchmark block, and what every rendering needs of it."""
     def __init__(self, path, allow_failed=False):
-        self.log = log = wmlog.read(path)
-        self.b = b = log.bench
-        if b is None:
-            raise LogError(f"{path}: no complete benchmark block (CSV:begin .. CSV:end)")
-        if log.status not in (None, 0) and not allow_failed:
-            raise LogError(f"{path}: the image failed (EXIT: STATUS={log.status})")
+        self.log, self.b = wmlog.read_bench(path, allow_failed)
+        b = self.b
         for key in ("platform", "timebase_hz", "counters_lockstep", "overhead_cpy", "overhead_set"):
             if key not in b.meta:
                 raise LogError(f"{path}: the block from line {b.line} has no CSV:meta,{key}")

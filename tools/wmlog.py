@@ -207,6 +207,17 @@ def read(path):
     return log
 
 
+def read_bench(path, allow_failed=False):
+    """read(path) and its last complete benchmark block; a log without one,
+    or of a failed run (unless ALLOW_FAILED), is a LogError."""
+    log = read(path)
+    if log.bench is None:
+        raise LogError(f"{path}: no complete benchmark block (CSV:begin .. CSV:end)")
+    if log.status not in (None, 0) and not allow_failed:
+        raise LogError(f"{path}: the image failed (EXIT: STATUS={log.status})")
+    return log, log.bench
+
+
 def main(argv):
     if len(argv) != 3 or argv[1] != "check":
         print("usage:" + __doc__.split("\n\n")[1], file=sys.stderr)
