@@ -134,12 +134,16 @@ static const int set_offs[] = { 0, 1, 3, 7 };
  * pairs do not cover, where lib once trailed the Linux kernel's asm: a memcpy whose source is
  * misaligned by 3 at 4 KiB, and a backward memmove with dst = src + 3
  * (sweep_args() places src at src%8 and dst at the smallest distance with
- * dst%8, here 3).
+ * dst%8, here 3); and calls with n = 0.
  */
 #define TRACE_MAX	(64 * KIB)
 static const struct { int fn, d, s; size_t n; } trace_extras[] = {
 	{ FN_MEMCPY, 0, 3, 4 * KIB },
 	{ FN_MOVE_BWD, 3, 0, 64 },
+	/* n = 0: what such a call costs (many calls in real programs are) */
+	{ FN_MEMCPY, 0, 0, 0 },
+	{ FN_MOVE_FWD, 0, 0, 0 },
+	{ FN_MEMSET, 0, 0, 0 },
 };
 #define NEXTRAS ((int)(sizeof(trace_extras) / sizeof(trace_extras[0])))
 

@@ -482,7 +482,8 @@ def cmd_table(a):
         print(f"{'':>7}" + f" | {'ins':>7} {'U74':>6} {'U54':>6} {'c/B':>7}" * len(impls))
         for n in sorted(by_n):
             print(f"{n:>7}" + "".join(
-                f" | {r['ins']:>7} {r['u74']:>6} {r['u54']:>6} {r['u74'] / n:>7.3f}"
+                f" | {r['ins']:>7} {r['u74']:>6} {r['u54']:>6} "
+                + (f"{r['u74'] / n:>7.3f}" if n else f"{'-':>7}")
                 if (r := by_n[n].get(i)) else f" | {'-':^{w}}" for i in impls))
 
 

@@ -124,8 +124,8 @@ def read_elf(path, run):
 def read_cycles(path, run):
     """The cycle model's CSV if its shared sweep cells have the log's instruction counts."""
     head, rows = cycles.read_csv(path)
-    ms = {(r["fn"], r["impl"], r["dst"], r["src"], r["n"]): r for r in rows
-          if r["kind"] == "sweep"}    # the extra cells: `make cycles` prints them
+    ms, extra = ({(r["fn"], r["impl"], r["dst"], r["src"], r["n"]): r for r in rows
+                  if r["kind"] == kind} for kind in ("sweep", "extra"))
     shared = [k for k in ms if k in run.sweep]
     bad = [k for k in shared if ms[k]["ins"] != run.sweep[k]["instret"]]
     if not shared:
@@ -137,7 +137,7 @@ def read_cycles(path, run):
                        f"{len(shared)} shared cells differ in instruction count (e.g. {ex}); "
                        f"remake it (make cycles) from the image that wrote the log")
     return {"path": path, "info": dict(h[2:].partition(": ")[::2] for h in head),
-            "shared": len(shared), "sweep": ms}
+            "shared": len(shared), "sweep": ms, "extra": extra}
 
 
 def pick(run, given, guesses, read):
@@ -200,7 +200,7 @@ def eval_target(run, t, sizes, model):
     cell = f"{fn} {size_label(n)} {cls}" + (f" {core.upper()} model" if core else "")
     if core and model is None:
         return None, cell, "no cycle model given (--cycles FILE; make cycles-wordmerge makes it)"
-    cells = model["sweep"] if core else run.sweep
+    cells = {**model["sweep"], **model["extra"]} if core else run.sweep   # targets may name extras
     pts = {k: v[core] if core else v["instret"] for k, v in cells.items()
            if k[0] == fn and k[1] == run.ours and k[4] == n and cls in (
                "any", pair_class(k[2], k[3]), f"{k[2]}" if k[3] is None else f"{k[2]},{k[3]}")}
@@ -284,12 +284,13 @@ def sweep_tables(run, cells, model=None, cores=CORES):
 
     def cell(key, n):
         v, m = cells.get(key), ms.get(key)
-        out = ["–" if not v else f"{v['instret']} [{v['instret'] / n:.3f}]"
+        pb = (lambda x: f"{x / n:.3f}") if n else (lambda x: "–")     # per byte; n = 0: none
+        out = ["–" if not v else f"{v['instret']} [{pb(v['instret'])}]"
                if v["cycles"] == v["instret"] else f"{v['instret']} / {v['cycles']} "
-               f"[{v['instret'] / n:.3f} / {v['cycles'] / n:.3f}]"]
+               f"[{pb(v['instret'])} / {pb(v['cycles'])}]"]
         if key[1] in mimpls:
             out.append("–" if not m else " / ".join(str(m[c]) for c in cores) + " ["
-                       + " / ".join(f"{m[c] / n:.3f}" for c in cores) + "]" + (
+                       + " / ".join(pb(m[c]) for c in cores) + "]" + (
                            " " + " / ".join(f"×{v['cycles'] / m[c]:.2f}" for c in cores)
                            if run.board and v else ""))
         return out
