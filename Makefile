@@ -106,7 +106,10 @@ PICOLIBC ?= /usr/lib/picolibc/riscv64-unknown-elf/lib
 ARCH_FLAGS := -march=rv64imac_zicsr -mabi=lp64 -mcmodel=medany -mstrict-align
 LINK_ARCH := -march=rv64imac -mabi=lp64 -mcmodel=medany
 
-IMG_DIR := $(O)/$(if $(BENCH),bench-$(BENCH)/)$(PLATFORM)$(if $(filter small,$(LIB_SIZE)),-small)
+# The lib's build in the folder's name: -small (LIB_SIZE=small), -clang
+# (LIB_CC=clang), so that both builds' images and benchmark files coexist.
+LIB_SUFFIX := $(if $(filter small,$(LIB_SIZE)),-small)$(if $(filter clang,$(LIB_CC)),-clang)
+IMG_DIR := $(O)/$(if $(BENCH),bench-$(BENCH)/)$(PLATFORM)$(LIB_SUFFIX)
 IMG := $(IMG_DIR)/wordmerge
 # Why each flag: -ffreestanding -fno-builtin keep GCC from replacing our
 # calls and loops with its own idea of memcpy; -fno-tree-loop-distribute-

@@ -27,14 +27,18 @@
 #        under the misaligned-access plugin (none allowed in lib); and, when
 #        the tree has the cycle model (tests/cycles.mk), its modeled cycles
 #        (make cycles-wordmerge), whose instruction counts must equal the
-#        sweep's.  Part of make test.  Depends on instruction counts and the
-#        deterministic model only, never on time.
+#        sweep's.  Then lib as clang builds it: its model (the trace image)
+#        against tests/bench-targets-clang.txt, and its total modeled cycles
+#        and 64 KiB cells at most 10 % above GCC's (tools/cycles.py compare
+#        --within).  Part of make test.  Depends on instruction counts and
+#        the deterministic model only, never on time.
 #   With LIB_SIZE=small (the size-first lib, top Makefile) all three use
 #   their own folders and files, suffixed -small.
 
 BENCH_MODE ?= full
-# LIB_SIZE=small: its own image folder (top Makefile), logs and report.
-BENCH_SUFFIX := $(if $(filter small,$(LIB_SIZE)),-small)
+# LIB_SIZE=small, LIB_CC=clang: their own image folder (top Makefile), logs
+# and report.
+BENCH_SUFFIX := $(LIB_SUFFIX)
 BENCH_DIR := $(O)/bench
 BENCH_TARGETS := tests/bench-targets.txt
 # O=$(O): run-qemu.sh builds the plugin (--check-alignment) into $(O) too.
@@ -125,8 +129,18 @@ bench-check-sweep: bench-image-sweep $(MISALIGN_PLUGIN)
 # The cycle model is made after the sweep (a sub-make: whether the tree
 # has it is only known once every makefile is read) and must be of the
 # same build: report.py refuses it if an instruction count differs.
+# Then lib as clang builds it (the cycle model's clang image, in trace mode:
+# tests/cycles.mk): its own targets, and its modeled cycles against GCC's.
 .PHONY: bench-check
 bench-check: bench-check-sweep
 	$(Q)$(bench_make_cycles)
 	$(Q)$(REPORT) check $(BENCH_CHECK_LOG) --targets $(BENCH_TARGETS) --elf $(call bench_elf,sweep) \
 		$(if $(bench_has_cycles),--cycles $(BENCH_CYCLES_WM_CSV))
+	$(Q)$(if $(and $(bench_has_cycles),$(cycles_with_clang)),$(bench_check_clang))
+
+BENCH_TARGETS_CLANG := tests/bench-targets-clang.txt
+bench_check_clang = echo "lib built by clang:" && \
+	$(REPORT) check $(CYCLES_DIR)/trace$(BENCH_SUFFIX)-clang.log --targets $(BENCH_TARGETS_CLANG) \
+		--elf $(O)/bench-trace/$(PLATFORM)$(BENCH_SUFFIX)-clang/wordmerge.elf \
+		--cycles $(CYCLES_WM_CSV_CLANG) && \
+	$(call cycles_clang_check,$(BENCH_CYCLES_WM_CSV))

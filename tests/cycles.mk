@@ -21,11 +21,17 @@
 #        make cycles-compare BASE=HEAD before committing it.
 #   CYCLES_TABLE=0: make the CSV, print no table (for callers such as
 #   bench-check, whose own output shows the figures it checks).
+#   Both also model lib as clang builds it (a sub-make with LIB_CC=clang:
+#   its own trace image, log, trace and cycles-wordmerge-clang.csv), print
+#   its columns beside GCC's and check it against GCC's build (cycles.py
+#   compare --within CYCLES_CLANG_PCT: the totals and the 64 KiB cells).
+#   CYCLES_CLANG=0: GCC's build only (make cycles-compare; the default with
+#   LIB_SIZE=small or FAULT=).
 #   With LIB_SIZE=small the image, log, trace and CSVs are the size-first
-#   lib's, suffixed -small.  A model run reuses llvm-mca results by content
+#   lib's, suffixed -small (with LIB_CC=clang, -clang after it).  A model run reuses llvm-mca results by content
 #   from $(O)/cycles/mca-cache/ (cells whose instructions did not change).
 
-CYCLES_SUFFIX := $(if $(filter small,$(LIB_SIZE)),-small)
+CYCLES_SUFFIX := $(LIB_SUFFIX)
 CYCLES_DIR := $(O)/cycles
 # The trace-mode image, as the top Makefile names it for BENCH=trace.
 CYCLES_ELF := $(O)/bench-trace/$(PLATFORM)$(CYCLES_SUFFIX)/wordmerge.elf
@@ -37,6 +43,20 @@ CYCLES_PY := tools/cycles.py
 CYCLES_MODEL = $(CYCLES_PY) model --elf $(CYCLES_ELF) --log $(CYCLES_LOG) \
 	--trace $(CYCLES_TRACE) --cache $(CYCLES_DIR)/mca-cache
 CYCLES_TABLE ?= 1
+# clang's model is of the speed-first lib, as it is (no FAULT=): the
+# size-first build and the fault builds skip it, which keeps make test short.
+CYCLES_CLANG ?= $(if $(or $(filter small,$(LIB_SIZE)),$(FAULT)),0,1)
+# clang's build of lib may take at most this many per cent more modeled
+# cycles than GCC's (make bench-check fails beyond).
+CYCLES_CLANG_PCT := 10
+CYCLES_WM_CSV_CLANG := $(CYCLES_DIR)/cycles-wordmerge$(CYCLES_SUFFIX)-clang.csv
+cycles_with_clang = $(and $(filter 1,$(CYCLES_CLANG)),$(filter gcc,$(LIB_CC)))
+# Recipe lines: clang's model of wordmerge (a sub-make), GCC's table (CSV
+# $(1)) with clang's columns, and the check of clang's against GCC's.
+cycles_clang = $(if $(cycles_with_clang),$(MAKE) --no-print-directory LIB_CC=clang CYCLES_TABLE=0 cycles-wordmerge,:)
+cycles_table = [ "$(CYCLES_TABLE)" = 0 ] || $(CYCLES_PY) table $(1) $(if $(cycles_with_clang),--clang $(CYCLES_WM_CSV_CLANG))
+cycles_clang_check = $(if $(cycles_with_clang),$(CYCLES_PY) compare $(1) $(CYCLES_WM_CSV_CLANG) \
+	--impl wordmerge --within $(CYCLES_CLANG_PCT),:)
 TRACE_PLUGIN := $(O)/tools/trace.so
 
 $(TRACE_PLUGIN): tools/trace-plugin.c tools/qemu-plugin-api.h tests/cycles.mk
@@ -76,15 +96,20 @@ $(CYCLES_WM_CSV): $(CYCLES_TRACE) tools/cycles.py
 	$(Q)$(CYCLES_MODEL) --impl wordmerge --out $@
 
 .PHONY: cycles cycles-wordmerge
+# clang's check is printed, not enforced, here: make bench-check enforces it.
 cycles: cycles-trace
 	$(Q)tools/deps.sh llvm
 	$(Q)$(MAKE) --no-print-directory $(CYCLES_CSV)
-	$(Q)[ "$(CYCLES_TABLE)" = 0 ] || $(CYCLES_PY) table $(CYCLES_CSV)
+	$(Q)$(cycles_clang)
+	$(Q)$(call cycles_table,$(CYCLES_CSV))
+	$(Q)[ "$(CYCLES_TABLE)" = 0 ] || $(call cycles_clang_check,$(CYCLES_CSV)) || true
 
 cycles-wordmerge: cycles-trace
 	$(Q)tools/deps.sh llvm
 	$(Q)$(MAKE) --no-print-directory $(CYCLES_WM_CSV)
-	$(Q)[ "$(CYCLES_TABLE)" = 0 ] || $(CYCLES_PY) table $(CYCLES_WM_CSV)
+	$(Q)$(cycles_clang)
+	$(Q)$(call cycles_table,$(CYCLES_WM_CSV))
+	$(Q)[ "$(CYCLES_TABLE)" = 0 ] || $(call cycles_clang_check,$(CYCLES_WM_CSV)) || true
 
 # ---- the selftest's guest (tests/cycles-selftest/: the chain, plugin,
 # conversion and llvm-mca, on instructions whose counts and cycles are worked
@@ -110,6 +135,6 @@ cycles-compare:
 	$(Q)cmp -s $(CYCLES_BASE_O)/wordmerge.c.tmp $(CYCLES_BASE_O)/wordmerge.c && \
 		rm $(CYCLES_BASE_O)/wordmerge.c.tmp || mv $(CYCLES_BASE_O)/wordmerge.c.tmp $(CYCLES_BASE_O)/wordmerge.c
 	$(Q)$(MAKE) -s --no-print-directory O=$(CYCLES_BASE_O) LIB_SRC=$(CYCLES_BASE_O)/wordmerge.c \
-		CYCLES_TABLE=0 cycles-wordmerge
-	$(Q)$(MAKE) -s --no-print-directory CYCLES_TABLE=0 cycles-wordmerge
+		CYCLES_TABLE=0 CYCLES_CLANG=0 cycles-wordmerge
+	$(Q)$(MAKE) -s --no-print-directory CYCLES_TABLE=0 CYCLES_CLANG=0 cycles-wordmerge
 	$(Q)$(CYCLES_PY) compare $(CYCLES_BASE_O)/cycles/cycles-wordmerge$(CYCLES_SUFFIX).csv $(CYCLES_WM_CSV)

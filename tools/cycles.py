@@ -7,9 +7,12 @@ instructions the call executed under QEMU, by LLVM's machine-code analyzer.
       (the two `csrr rd, instret` of each harness function) and mark= arguments
   model --elf ELF --log LOG --trace TRACE --out CSV [--impl NAME]...
       the model of every cell of a BENCH=trace log (tests/cycles.mk)
-  table CSV [--impl NAME]...   the model's table, read back from its CSV
-  compare BEFORE.csv AFTER.csv [--impl NAME]...   cell by cell: the cells each
-      metric made better, kept or made worse, the totals, each cell made worse
+  table CSV [--impl NAME]... [--clang CSV]   the model's table, read back from
+      its CSV (and lib built by clang beside)
+  compare BEFORE.csv AFTER.csv [--impl NAME]... [--within PCT]   cell by cell:
+      the cells each metric made better, kept or made worse, the totals, each
+      cell made worse; with --within, a check instead (exit status 1 if not):
+      AFTER's totals and largest cells at most PCT % above BEFORE's
 
 How a cell becomes cycles, why a jump goes to llvm-mca as c.j or c.jr, and the
 CSV's format: docs/benchmarks.md, "How the model works".  Bad input: a message,
@@ -464,6 +467,8 @@ def read_csv(path, impls=None):
 
 def cmd_table(a):
     head, rows = read_csv(a.csv, a.impl)
+    if a.clang:     # lib built by clang: its rows as columns of their own
+        rows += [dict(r, impl=f"{r['impl']} (clang)") for r in read_csv(a.clang, a.impl)[1]]
     impls = list(dict.fromkeys(r["impl"] for r in rows))
     print("Modeled cycles of one call (llvm-mca, SiFive U74 and U54 pipeline models;\na model,"
           " not a board): instructions, U74 cycles, U54 cycles, U74 cycles per byte")
@@ -494,6 +499,8 @@ def cmd_compare(a):
     if not keys:
         raise Error(f"{a.before} and {a.after} have no cell in common")
     print(f"{len(keys)} cells in both ({a.before} -> {a.after})")
+    if a.within is not None:
+        return within(rows, keys, a.within)
     worse = []
     for m, name in (("ins", "instructions"), ("u74", "U74 model"), ("u54", "U54 model")):
         b, f = (sum(r[k][m] for k in keys) for r in rows)
@@ -504,6 +511,24 @@ def cmd_compare(a):
     for (impl, kind, fn, dst, src, n), name, x, y in sorted(worse):
         print(f"worse: {impl} {fn} {pair(dst, src)} n={n}{' (extra)' if kind == 'extra' else ''}: "
               f"{name} {x} -> {y}")
+
+
+def within(rows, keys, pct):
+    """PASS:/FAIL: lines: AFTER's total U74 and U54 cycles, and each cell at
+    the largest size (the steady-state loops), at most pct % above BEFORE's."""
+    top = max(k[5] for k in keys)
+    checks = [(f"total {m.upper()} cycles over {len(keys)} cells", [m], keys) for m in ("u74", "u54")]
+    checks += [(f"{k[0]} {k[2]} {pair(k[3], k[4])} n={k[5]}", ["u74", "u54"], [k])
+               for k in keys if k[5] == top]
+    bad = 0
+    for what, ms, ks in checks:
+        for m in ms:
+            b, f = (sum(r[k][m] for k in ks) for r in rows)
+            ok = f <= b * (1 + pct / 100)
+            bad += not ok
+            print(f"{'PASS' if ok else 'FAIL'}: {what}: {m.upper()} {b} -> {f} "
+                  f"({f / b - 1:+.1%}) {'<=' if ok else '>'} {pct:g} % more")
+    return 1 if bad else 0
 
 
 def main(argv=None):
@@ -521,9 +546,12 @@ def main(argv=None):
     p.add_argument("--cache", help="folder for llvm-mca results, by content")
     t = sub.add_parser("table", help="print the table of a model CSV")
     t.add_argument("csv")
+    t.add_argument("--clang", help="the model CSV of lib built by clang: its columns beside")
     c = sub.add_parser("compare", help="compare two model CSVs cell by cell")
     c.add_argument("before")
     c.add_argument("after")
+    c.add_argument("--within", type=float, metavar="PCT", help="check instead: the totals "
+                   "and the largest cells at most PCT %% above BEFORE's (exit status 1 if not)")
     for q in (p, t, c):
         q.add_argument("--impl", action="append", help="only this implementation (repeatable)")
     a = ap.parse_args(argv)
@@ -533,7 +561,7 @@ def main(argv=None):
         if a.cmd == "plugin-args":
             print(plugin_args(elfmod.Elf(a.elf), a.harness.split(","), a.mark or [MARK]))
         else:
-            {"model": cmd_model, "table": cmd_table, "compare": cmd_compare}[a.cmd](a)
+            return {"model": cmd_model, "table": cmd_table, "compare": cmd_compare}[a.cmd](a) or 0
     except ERRORS as e:
         print(f"cycles.py: error: {e}", file=sys.stderr)
         return 1
