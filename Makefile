@@ -188,6 +188,18 @@ $(FAULT_SRC): $(FAULT_FILE) tests/faults.txt tools/apply-fault.sh
 	$(Q)tools/apply-fault.sh tests/faults.txt $(FAULT) $@
 endif
 
+# The benchmark's fleet call mix (firmware/bench.c, part mix): drawn by
+# tools/fleetmix.py from Google's fleet profiles in tests/fleet/ into a header
+# of the build folder, so the image needs no Python, and no copy is committed.
+FLEETMIX_H := $(O)/gen/fleetmix.h
+FLEETMIX_DATA := $(addprefix tests/fleet/,Memcpy_Fleet.csv Memmove_Fleet.csv Memset_Fleet.csv)
+IMG_CFLAGS += -I$(O)/gen
+$(FLEETMIX_H): tools/fleetmix.py $(FLEETMIX_DATA)
+	@mkdir -p $(@D)
+	$(quiet) GEN $@
+	$(Q)tools/fleetmix.py header tests/fleet $@
+$(IMG_DIR)/obj/firmware/bench.c.o: $(FLEETMIX_H)
+
 $(IMG_DIR)/obj/%.o: % $(IMG_DIR)/flags
 	@mkdir -p $(@D)
 	$(quiet) CC $<
