@@ -32,7 +32,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import elf as elfmod  # noqa: E402  (tools/elf.py)
 import wmlog  # noqa: E402  (tools/wmlog.py)
 
-MAGIC = "# wordmerge cycle model v1"
+MAGIC = "# wordmerge cycle model v2"
 # A mix line's row: dst and src empty, n its bytes, kind mix, and its class and calls.
 COLUMNS = "fn,impl,dst,src,n,kind,instructions,u74,u54,class,calls"
 CORES = (("u74", "sifive-u74"), ("u54", "sifive-u54"))
