@@ -350,7 +350,7 @@ def check_links(seq, info, elf):
                             f"{where(elf, pcs[k])} wrote {j - k} instructions before: {NO_LINK}")
 
 
-def mca_text(seq, info, prefix=".Lb"):
+def mca_text(seq, info):
     """llvm-mca's input for seq: straight-line code, each branch and jump
     with a label of its own as target."""
     out, rvc, labels = [], None, 0
@@ -361,41 +361,28 @@ def mca_text(seq, info, prefix=".Lb"):
             out.append(".option rvc" if rvc else ".option norvc")
         if "{L}" in i.line:
             labels += 1
-            out.append(f"{prefix}{labels}:")
-        out.append(i.line.replace("{L}", f"{prefix}{labels}"))
+            out.append(f".Lb{labels}:")
+        out.append(i.line.replace("{L}", f".Lb{labels}"))
     return "\n".join(out) + "\n"
 
 
 # ---- llvm-mca ----------------------------------------------------------------------
 
-def run_mca(text, mcpu, n, strict=True):
-    """llvm-mca's Total Cycles of text on mcpu, which must count n
-    instructions.  strict: any warning (such as "found a call") is an error."""
-    p = run(["llvm-mca", f"-mcpu={mcpu}"] + MCA_ARGS, text)
-    if p.returncode or strict and p.stderr.strip():
-        raise Error(f"llvm-mca -mcpu={mcpu} failed: {p.stderr.strip()[:400]}")
-    got = [re.search(rf"^{k}:\s+(\d+)$", p.stdout, re.M) for k in ("Instructions", "Total Cycles")]
-    if not all(got):
-        raise Error(f"llvm-mca -mcpu={mcpu}: no Total Cycles in its output")
-    if int(got[0][1]) != n:
-        raise Error(f"llvm-mca -mcpu={mcpu} counted {got[0][1]} instructions of {n}")
-    return int(got[1][1])
-
-
-def run_mca_batch(texts, mcpu, ns):
-    """Total Cycles of each of texts (ns instructions each) on mcpu from one
-    llvm-mca run, a code region each: llvm-mca models each region on its own,
-    as if run alone, and one process for many saves its start-up time."""
+def run_mca(texts, mcpu, ns, strict=True):
+    """llvm-mca's Total Cycles of each of texts on mcpu, which must count ns
+    instructions, from one run, a code region each: llvm-mca models each
+    region on its own, as if run alone, and one process for many saves its
+    start-up.  strict: any warning (such as "found a call") is an error."""
     src = "".join(f"# LLVM-MCA-BEGIN r{k}\n{t.replace('.Lb', f'.Lr{k}_')}# LLVM-MCA-END r{k}\n"
                   for k, t in enumerate(texts))
     p = run(["llvm-mca", f"-mcpu={mcpu}"] + MCA_ARGS, src)
-    if p.returncode or p.stderr.strip():
+    if p.returncode or strict and p.stderr.strip():
         raise Error(f"llvm-mca -mcpu={mcpu} failed: {p.stderr.strip()[:400]}")
     got = [[int(v) for v in re.findall(rf"^{k}:\s+(\d+)$", p.stdout, re.M)]
            for k in ("Instructions", "Total Cycles")]
     if got[0] != list(ns) or len(got[1]) != len(ns):
-        raise Error(f"llvm-mca -mcpu={mcpu}: {len(got[1])} regions of {len(ns)}, or their "
-                    f"instruction counts are not the inputs'")
+        raise Error(f"llvm-mca -mcpu={mcpu}: {len(got[1])} regions of {len(ns)} with "
+                    f"{got[0][:3]}... instructions, not {list(ns)[:3]}...")
     return got[1]
 
 
@@ -439,7 +426,7 @@ def model(seqs, info, elf, jobs, cache=None):
 
     def work(batch):
         core, mcpu, items, _ = batch
-        vs = run_mca_batch([t for _, t, _ in items], mcpu, [count(s) for s, _, _ in items])
+        vs = run_mca([t for _, t, _ in items], mcpu, [count(s) for s, _, _ in items])
         for (seq, _, path), v in zip(items, vs):
             if path:
                 write_atomic(path, f"{v}\n")

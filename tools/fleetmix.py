@@ -22,8 +22,9 @@ import sys
 CLASSES = ((0, 0), (1, 16), (17, 64), (65, 256), (257, 4096))
 FILES = (("memcpy", "Memcpy_Fleet.csv"), ("memmove", "Memmove_Fleet.csv"),
          ("memset", "Memset_Fleet.csv"))
-# Two irrational steps (1/p and 1/p^2, p the plastic number): the residues of dst
-# and src, and memmove's overlap offset, spread evenly and apart from each other.
+# Irrational steps (1/p and 1/p^2, p the plastic number, for the residues of dst
+# and src; sqrt(2) - 1 for memmove's overlap offset): the k-th call's values are
+# frac(0.5 + k * step), spread evenly over [0, 1) and independent of each other.
 STEPS = (0.7548776662466927, 0.5698402909980532, 0.4142135623730950)
 APART = 8192        # memmove's calls that do not overlap: dst and src this far apart
 
