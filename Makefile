@@ -177,6 +177,9 @@ IMG_REFS := $(IMG_DIR)/obj/picolibc-size.o $(IMG_DIR)/obj/picolibc-speed.o
 .PHONY: all
 all: $(IMG).elf $(IMG).bin $(IMG).dis
 
+# The peers (the kernel's, glibc's, newlib's) add theirs to IMG_REFS.
+include tests/peers.mk
+
 # The flags are part of what an object depends on.
 $(IMG_DIR)/flags: FORCE
 	@mkdir -p $(@D)
@@ -196,12 +199,12 @@ $(IMG_DIR)/obj/%.o: % $(IMG_DIR)/flags
 $(IMG_DIR)/obj/picolibc-size.o: $(PICOLIBC)/rv64imac/lp64/libc.a tools/extract-refs.sh
 	@mkdir -p $(@D)
 	$(quiet) REFS $@
-	$(Q)tools/extract-refs.sh $(CROSS_COMPILE) $< picolibc_size $@
+	$(Q)tools/extract-refs.sh $(CROSS_COMPILE) picolibc_size $@ $<
 
 $(IMG_DIR)/obj/picolibc-speed.o: $(PICOLIBC)/release/rv64imac/lp64/libc.a tools/extract-refs.sh
 	@mkdir -p $(@D)
 	$(quiet) REFS $@
-	$(Q)tools/extract-refs.sh $(CROSS_COMPILE) $< picolibc_speed $@
+	$(Q)tools/extract-refs.sh $(CROSS_COMPILE) picolibc_speed $@ $<
 
 # One link.  The image carries no symbol table: the trap report prints raw
 # addresses, which tools/elf.py symbolize names from this ELF (run-qemu.sh
@@ -241,7 +244,7 @@ include tools/plugin.mk
 # LAVA's tftp deploy takes its folder from /etc/default/tftpd-hpa (the daemon
 # itself is not needed, nor left running).
 TEST_DEPS := make python3 riscv64-unknown-elf-gcc riscv64-unknown-elf-objcopy \
-	riscv64-unknown-elf-readelf picolibc \
+	riscv64-unknown-elf-readelf picolibc linux-source-6.1 glibc-source newlib-source \
 	qemu-system-riscv64 qemu-system-riscv32 opensbi-firmware setpriv flock gcc gcc-m32 \
 	clang clang-fuzzer s390x-linux-gnu-gcc s390x-libc powerpc-linux-gnu-gcc powerpc-libc \
 	qemu-s390x-static qemu-ppc-static dtc fdtput llvm-mca gnuplot u-boot-qemu-smode \
