@@ -23,8 +23,9 @@
 #   --icount             -icount shift=0: rdcycle/rdinstret count retired
 #                        instructions exactly (what the benchmarks use)
 #   --check-alignment    load the misaligned-access QEMU plugin and print its
-#                        table; fail if lib's functions made any misaligned
-#                        access or the deliberate control was not seen
+#                        table, and each implementation's count (informative
+#                        but for ours); fail if lib's functions made any
+#                        misaligned access or the deliberate control was not seen
 #   --elf FILE           boot this RISC-V 64-bit ELF instead of building the
 #                        default one
 #   --log FILE           UART log, raw like a board's serial capture (default
@@ -400,7 +401,7 @@ if [ "$has_finisher" = 1 ] && [ "$ended" = exited ] && [ "$qemu_rc" != "$status"
 fi
 
 if [ "$check_align" = 1 ]; then
-	/usr/bin/python3 "$top/tools/misalign-table.py" "$raw" "$elf" \
+	/usr/bin/python3 "$top/tools/misalign-table.py" "$raw" "$elf" --log "$log" \
 		--require misalign_control --fail-in 'memcpy,memmove,memset,wm_*' ||
 		{ [ "$status" = 0 ] && status=1; }
 fi

@@ -120,4 +120,19 @@ endef
 $(foreach p,$(PEERS),$(eval $(call peer_rules,$(p))))
 
 IMG_REFS += $(PEERS:%=$(IMG_DIR)/obj/peer-%.o)
+
+# ---- glibc's and newlib's C in the host suite (make host PEERS=1) -------------
+host_peer_flags = $(HOST_OPT) -g $(HOST_ARCH) -fno-tree-loop-distribute-patterns
+host_peer_srcs_glibc := $(peer_srcs_glibc)
+host_peer_srcs_newlib := $(filter %.c,$(peer_srcs_newlib))
+define host_peer_rules
+$$(O)/host/peers/$(1)/%.o: $$(PEERS_DIR)/$(1)/% $$(peer_stand_ins_$(1)) tests/peers.mk $$(O)/host/flags
+	@mkdir -p $$(@D)
+	$$(quiet) HOSTCC $$<
+	$$(Q)$$(HOSTCC) $$(host_peer_flags) $$(filter-out $$(peer_cflags),$$(peer_flags_$(1))) -c $$< -o $$@
+$$(O)/host/peer-$(1).o: $$(host_peer_srcs_$(1):%=$$(O)/host/peers/$(1)/%.o) tools/extract-refs.sh
+	$$(quiet) REFS $$@
+	$$(Q)tools/extract-refs.sh '' $(1) $$@ $$(filter %.o,$$^)
+endef
+$(foreach p,glibc newlib,$(eval $(call host_peer_rules,$(p))))
 -include $(foreach p,$(PEERS),$(peer_srcs_$(p):%=$(IMG_DIR)/obj/peers/$(p)/%.d))

@@ -305,6 +305,9 @@ def main():
     out = os.path.normpath(a.O)
     os.makedirs(os.path.join(out, "tests"), exist_ok=True)
     env = child_env()
+    # One cache of the peers' sources for every build, the tests' own too
+    # (tests/peers.mk: PEERS_DIR).
+    env["PEERS_DIR"] = os.path.abspath(os.path.join(out, "peers"))
     start = time.monotonic()
 
     # One make per build directory, with every target its tests need; a
