@@ -17,6 +17,8 @@
 #   LIB_SRC=FILE          lib source to link (default lib/wordmerge.c)
 #   LIB_CC=clang          build lib's object with clang, the rest with GCC
 #   FAULT=NAME            with a deliberate fault of tests/faults.txt
+#   PEERS=0               without the peers: the Linux kernel's, glibc's and
+#                         newlib's functions (tests/peers.mk, docs/peers.md)
 #   TRAP_SELFTEST=1       the image traps on purpose after the banner
 #                         (=2: before it reads the device tree; =3: and the
 #                         trap report traps too)
@@ -53,6 +55,10 @@ endif
 endif
 LIB_SIZE ?= fast
 LIB_CC ?= gcc
+PEERS ?= 1
+ifeq ($(filter $(PEERS),0 1),)
+$(error PEERS=$(PEERS): 0 or 1)
+endif
 TRAP_SELFTEST ?= 0
 PMU_SELFTEST ?= 0
 BENCH ?=
@@ -118,7 +124,7 @@ IMG_CFLAGS := $(ARCH_FLAGS) $(OPT) -g -std=gnu11 --specs=picolibc.specs \
 	-DWM_TEXT_OFFSET=$(TEXT_OFFSET) \
 	-DWM_FORCE_LEGACY_CONSOLE=$(LEGACY_CONSOLE) \
 	-DWM_TRAP_SELFTEST=$(TRAP_SELFTEST) -DWM_PMU_SELFTEST=$(PMU_SELFTEST) \
-	-DWM_FALLBACK_FINISHER=$(finisher_$(PLATFORM)) \
+	-DWM_FALLBACK_FINISHER=$(finisher_$(PLATFORM)) -DWM_PEERS=$(PEERS) \
 	-Ilib -MMD -MP
 IMG_LDFLAGS := $(LINK_ARCH) --specs=picolibc.specs -nostartfiles \
 	-T linker/wordmerge.ld -Wl,--defsym=WM_LOAD_ADDR=$(LOAD_ADDR) \

@@ -27,7 +27,11 @@ struct wm_impl {
 	int in_suite;		/* checked by the suite, not only measured */
 };
 
-#define WM_NIMPLS 7
+/* make PEERS=0: an image without the peers (tests/peers.mk). */
+#ifndef WM_PEERS
+#define WM_PEERS 1
+#endif
+#define WM_NIMPLS (4 + 3 * WM_PEERS)
 extern const struct wm_impl wm_impls[WM_NIMPLS];
 
 #endif /* WM_IMPLS_H */

@@ -72,7 +72,7 @@ static void host_guard(void) {}
 #endif
 
 #ifdef WM_HOST_PEERS
-/* The peers' C, built from Debian's source packages (make host PEERS=1:
+/* The peers' C, built from Debian's source packages (make host HOST_PEERS=1:
    tests/peers.mk, tests/build.mk); newlib's riscv memset is assembly. */
 void *glibc_memcpy(void *, const void *, size_t);
 void *glibc_memmove(void *, const void *, size_t);

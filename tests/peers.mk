@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: MIT
 # The peers: the Linux kernel's riscv assembly, glibc's generic C and
 # newlib's riscv code for memcpy, memmove and memset, built from Debian's
-# source packages into the image beside ours and picolibc's (and glibc's and
-# newlib's C into the host suite, PEERS=1: tests/build.mk).  docs/peers.md
+# source packages into the image beside ours and picolibc's (PEERS=0: not;
+# top Makefile), and glibc's and newlib's C into the host suite
+# (HOST_PEERS=1: tests/build.mk).  docs/peers.md
 # says where each comes from.  No line of theirs is in this repository: the
 # files are taken from the installed packages at build time, and their
 # sha256 (tests/peers/sha256) are checked.  Included by the top Makefile.
@@ -17,7 +18,7 @@
 # builds the main build's): the kernel's tarball is 139 MB of xz, and
 # reading the few files out of it takes seconds each time.
 
-PEERS := linux glibc newlib
+PEER_NAMES := linux glibc newlib
 PEERS_DIR ?= $(O)/peers
 PEERS_SUMS := tests/peers/sha256
 
@@ -41,7 +42,7 @@ peer_srcs_newlib := libc/machine/riscv/memcpy.c libc/machine/riscv/memmove-stub.
 
 # $(call peer_files,PEER): its files, as the list names them under PEER/.
 peer_files = $(shell sed -n 's|^[0-9a-f]\{64\}  $(1)/||p' $(PEERS_SUMS))
-PEER_STAMPS := $(PEERS:%=$(PEERS_DIR)/%.ok)
+PEER_STAMPS := $(PEER_NAMES:%=$(PEERS_DIR)/%.ok)
 
 .PHONY: peers peers-check
 peers: $(PEER_STAMPS)
@@ -117,11 +118,12 @@ $$(IMG_DIR)/obj/peer-$(1).o: $$(peer_srcs_$(1):%=$$(IMG_DIR)/obj/peers/$(1)/%.o)
 	$$(quiet) REFS $$@
 	$$(Q)tools/extract-refs.sh $$(CROSS_COMPILE) $(1) $$@ $$(filter %.o,$$^)
 endef
-$(foreach p,$(PEERS),$(eval $(call peer_rules,$(p))))
+$(foreach p,$(PEER_NAMES),$(eval $(call peer_rules,$(p))))
 
-IMG_REFS += $(PEERS:%=$(IMG_DIR)/obj/peer-%.o)
+# PEERS=0 (top Makefile): an image without them.
+IMG_REFS += $(if $(filter 1,$(PEERS)),$(PEER_NAMES:%=$(IMG_DIR)/obj/peer-%.o))
 
-# ---- glibc's and newlib's C in the host suite (make host PEERS=1) -------------
+# ---- glibc's and newlib's C in the host suite (make host HOST_PEERS=1) --------
 host_peer_flags = $(HOST_OPT) -g $(HOST_ARCH) -fno-tree-loop-distribute-patterns
 host_peer_srcs_glibc := $(peer_srcs_glibc)
 host_peer_srcs_newlib := $(filter %.c,$(peer_srcs_newlib))
@@ -135,4 +137,4 @@ $$(O)/host/peer-$(1).o: $$(host_peer_srcs_$(1):%=$$(O)/host/peers/$(1)/%.o) tool
 	$$(Q)tools/extract-refs.sh '' $(1) $$@ $$(filter %.o,$$^)
 endef
 $(foreach p,glibc newlib,$(eval $(call host_peer_rules,$(p))))
--include $(foreach p,$(PEERS),$(peer_srcs_$(p):%=$(IMG_DIR)/obj/peers/$(p)/%.d))
+-include $(foreach p,$(PEER_NAMES),$(peer_srcs_$(p):%=$(IMG_DIR)/obj/peers/$(p)/%.d))
