@@ -17,6 +17,8 @@
 #   LIB_SRC=FILE          lib source to link (default lib/wordmerge.c)
 #   LIB_CC=clang          build lib's object with clang, the rest with GCC
 #   FAULT=NAME            with a deliberate fault of tests/faults.txt
+#   PEERS=0               without the peers: the Linux kernel's, glibc's and
+#                         newlib's functions (tests/peers.mk, docs/peers.md)
 #   TRAP_SELFTEST=1       the image traps on purpose after the banner
 #                         (=2: before it reads the device tree; =3: and the
 #                         trap report traps too)
@@ -53,6 +55,10 @@ endif
 endif
 LIB_SIZE ?= fast
 LIB_CC ?= gcc
+PEERS ?= 1
+ifeq ($(filter $(PEERS),0 1),)
+$(error PEERS=$(PEERS): 0 or 1)
+endif
 TRAP_SELFTEST ?= 0
 PMU_SELFTEST ?= 0
 BENCH ?=
@@ -121,7 +127,7 @@ IMG_CFLAGS := $(ARCH_FLAGS) $(OPT) -g -std=gnu11 --specs=picolibc.specs \
 	-DWM_TEXT_OFFSET=$(TEXT_OFFSET) \
 	-DWM_FORCE_LEGACY_CONSOLE=$(LEGACY_CONSOLE) \
 	-DWM_TRAP_SELFTEST=$(TRAP_SELFTEST) -DWM_PMU_SELFTEST=$(PMU_SELFTEST) \
-	-DWM_FALLBACK_FINISHER=$(finisher_$(PLATFORM)) \
+	-DWM_FALLBACK_FINISHER=$(finisher_$(PLATFORM)) -DWM_PEERS=$(PEERS) \
 	-Ilib -MMD -MP
 IMG_LDFLAGS := $(LINK_ARCH) --specs=picolibc.specs -nostartfiles \
 	-T linker/wordmerge.ld -Wl,--defsym=WM_LOAD_ADDR=$(LOAD_ADDR) \
@@ -180,6 +186,9 @@ IMG_REFS := $(IMG_DIR)/obj/picolibc-size.o $(IMG_DIR)/obj/picolibc-speed.o
 .PHONY: all
 all: $(IMG).elf $(IMG).bin $(IMG).dis
 
+# The peers (the kernel's, glibc's, newlib's) add theirs to IMG_REFS.
+include tests/peers.mk
+
 # The flags are part of what an object depends on.
 $(IMG_DIR)/flags: FORCE
 	@mkdir -p $(@D)
@@ -191,6 +200,18 @@ $(FAULT_SRC): $(FAULT_FILE) tests/faults.txt tools/apply-fault.sh
 	$(Q)tools/apply-fault.sh tests/faults.txt $(FAULT) $@
 endif
 
+# The benchmark's fleet call mix (firmware/bench.c, part mix): drawn by
+# tools/fleetmix.py from Google's fleet profiles in tests/fleet/ into a header
+# of the build folder, so the image needs no Python, and no copy is committed.
+FLEETMIX_H := $(O)/gen/fleetmix.h
+FLEETMIX_DATA := $(addprefix tests/fleet/,Memcpy_Fleet.csv Memmove_Fleet.csv Memset_Fleet.csv)
+IMG_CFLAGS += -I$(O)/gen
+$(FLEETMIX_H): tools/fleetmix.py $(FLEETMIX_DATA)
+	@mkdir -p $(@D)
+	$(quiet) GEN $@
+	$(Q)tools/fleetmix.py header tests/fleet $@
+$(IMG_DIR)/obj/firmware/bench.c.o: $(FLEETMIX_H)
+
 $(IMG_DIR)/obj/%.o: % $(IMG_DIR)/flags
 	@mkdir -p $(@D)
 	$(quiet) CC $<
@@ -199,12 +220,12 @@ $(IMG_DIR)/obj/%.o: % $(IMG_DIR)/flags
 $(IMG_DIR)/obj/picolibc-size.o: $(PICOLIBC)/rv64imac/lp64/libc.a tools/extract-refs.sh
 	@mkdir -p $(@D)
 	$(quiet) REFS $@
-	$(Q)tools/extract-refs.sh $(CROSS_COMPILE) $< picolibc_size $@
+	$(Q)tools/extract-refs.sh $(CROSS_COMPILE) picolibc_size $@ $<
 
 $(IMG_DIR)/obj/picolibc-speed.o: $(PICOLIBC)/release/rv64imac/lp64/libc.a tools/extract-refs.sh
 	@mkdir -p $(@D)
 	$(quiet) REFS $@
-	$(Q)tools/extract-refs.sh $(CROSS_COMPILE) $< picolibc_speed $@
+	$(Q)tools/extract-refs.sh $(CROSS_COMPILE) picolibc_speed $@ $<
 
 # One link.  The image carries no symbol table: the trap report prints raw
 # addresses, which tools/elf.py symbolize names from this ELF (run-qemu.sh
@@ -244,7 +265,7 @@ include tools/plugin.mk
 # LAVA's tftp deploy takes its folder from /etc/default/tftpd-hpa (the daemon
 # itself is not needed, nor left running).
 TEST_DEPS := make python3 riscv64-unknown-elf-gcc riscv64-unknown-elf-objcopy \
-	riscv64-unknown-elf-readelf picolibc \
+	riscv64-unknown-elf-readelf picolibc linux-source-6.1 glibc-source newlib-source \
 	qemu-system-riscv64 qemu-system-riscv32 opensbi-firmware setpriv flock gcc gcc-m32 \
 	clang clang-fuzzer s390x-linux-gnu-gcc s390x-libc powerpc-linux-gnu-gcc powerpc-libc \
 	qemu-s390x-static qemu-ppc-static dtc fdtput llvm-mca gnuplot u-boot-qemu-smode \

@@ -23,8 +23,9 @@
 #   --icount             -icount shift=0: rdcycle/rdinstret count retired
 #                        instructions exactly (what the benchmarks use)
 #   --check-alignment    load the misaligned-access QEMU plugin and print its
-#                        table; fail if lib's functions made any misaligned
-#                        access or the deliberate control was not seen
+#                        table, and each implementation's count (informative
+#                        but for ours); fail if lib's functions made any
+#                        misaligned access or the deliberate control was not seen
 #   --elf FILE           boot this RISC-V 64-bit ELF instead of building the
 #                        default one
 #   --log FILE           UART log, raw like a board's serial capture (default
@@ -57,7 +58,8 @@
 # Tools (tools/deps.sh checks them, and installs them on Debian): a run needs
 # qemu-system-riscv64, OpenSBI's firmware (QEMU's own, for --bios default),
 # /usr/bin/python3 with pyelftools (tools/elf.py), setpriv and flock;
-# building also make, the cross gcc and picolibc; --via-uboot Debian's U-Boot for QEMU, mkimage,
+# building also make, the cross gcc, picolibc and the peers' source packages
+# (docs/peers.md); --via-uboot Debian's U-Boot for QEMU, mkimage,
 # sfdisk, mkfs.vfat, mcopy and the cross objcopy; --check-alignment make
 # and gcc (the plugin).
 #
@@ -176,7 +178,7 @@ case "$silence_s" in '' | *[!0-9]* | 0?*) die "--silence takes seconds (decimal,
 
 tools=(qemu-system-riscv64 python3 pyelftools setpriv flock)
 [ "$bios" != default ] || tools+=(opensbi-firmware)
-[ "$build" = 0 ] || tools+=(make "${cross}gcc" picolibc)
+[ "$build" = 0 ] || tools+=(make "${cross}gcc" picolibc linux-source-6.1 glibc-source newlib-source)
 [ "$via_uboot" = 0 ] || tools+=(u-boot-qemu-smode mkimage sfdisk mkfs.vfat mcopy "${cross}objcopy")
 [ "$check_align" = 0 ] || tools+=(make gcc)
 "$top/tools/deps.sh" "${tools[@]}" || die "missing tools (see above)"
@@ -399,7 +401,7 @@ if [ "$has_finisher" = 1 ] && [ "$ended" = exited ] && [ "$qemu_rc" != "$status"
 fi
 
 if [ "$check_align" = 1 ]; then
-	/usr/bin/python3 "$top/tools/misalign-table.py" "$raw" "$elf" \
+	/usr/bin/python3 "$top/tools/misalign-table.py" "$raw" "$elf" --log "$log" \
 		--require misalign_control --fail-in 'memcpy,memmove,memset,wm_*' ||
 		{ [ "$status" = 0 ] && status=1; }
 fi

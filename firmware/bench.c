@@ -20,6 +20,12 @@
  *          extra cells: the instructions of each call are recorded by a
  *          QEMU plugin and fed to a pipeline model (make cycles:
  *          tests/cycles.mk, tools/trace-plugin.c, tools/cycles.py)
+ * Every mode but big ends with the fleet call mix: for each implementation,
+ * memcpy, memmove and memset each make the same FLEETMIX_CALLS calls, drawn
+ * by tools/fleetmix.py from Google's fleet profiles (tests/fleet/: sizes
+ * 0..4096, pointer residues, memmove's overlap); each call is timed on its
+ * own (minimum over mix_runs() runs, net of the overhead) and the calls of a
+ * size class are summed into one CSV:mix line.
  *
  * Output: CSV: data lines only, through protocol.h (docs/protocol.md says
  * what each field means); tools/report.py renders them.  cycles, instret
@@ -29,9 +35,12 @@
  * (firmware/misalign.c) name the misaligned accesses counted in each phase.
  *
  * Trace mode: after the calibration the image calls bench_trace_start()
- * once, then makes exactly one timed call per CSV:sweep and CSV:extra line,
- * in the order of those lines, so that the k-th timed call after that mark
- * is the k-th such line (tools/cycles.py relies on it).
+ * once, then makes exactly one timed call per CSV:sweep and CSV:extra line
+ * and `calls` timed calls per CSV:mix line, in the order of those lines, so
+ * that the timed calls after that mark, taken in order, are the lines' calls
+ * one after another: a sweep or extra line's one call, then a mix line's
+ * `calls` calls (those of one size class, made one after the other), and so
+ * on (tools/cycles.py relies on it).
  */
 #include <stdarg.h>
 #include <stdint.h>
@@ -387,6 +396,7 @@ static void symbols(void)
 			 wm_impls[i].sym[2]);
 	for (i = 0; i < NFNS; i++)
 		CSV_FUNCTION(fn_names[i], fn_titles[i]);
+	CSV_FUNCTION("memmove", "memmove, either direction (the fleet call mix)");
 }
 
 /* ---- the size sweep ------------------------------------------------------------ */
@@ -636,6 +646,79 @@ static void big_memmove(void)
 	}
 }
 
+/* ---- the fleet call mix ------------------------------------------------------ */
+
+/* One call of the mix (the header's tables, made by tools/fleetmix.py). */
+struct fleetmix_call {
+	unsigned short n;
+	unsigned char dst, src;	/* dst % 8, src % 8 (memset: src 0) */
+	short delta;		/* memmove: dst - src */
+};
+#include "fleetmix.h"
+
+enum { MIX_MEMCPY, MIX_MEMMOVE, MIX_MEMSET, NMIXFNS };
+static const struct {
+	const char *name;
+	const struct fleetmix_call *calls;
+	const unsigned short *count;	/* calls per size class, in order */
+} mix_fns[NMIXFNS] = {
+	{ "memcpy", fleetmix_memcpy, fleetmix_memcpy_count },
+	{ "memmove", fleetmix_memmove, fleetmix_memmove_count },
+	{ "memset", fleetmix_memset, fleetmix_memset_count },
+};
+
+static int mix_runs(void)
+{
+	return trace_mode ? 1 : 3;
+}
+
+/*
+ * One call of the mix: memcpy and memset at the sweep's places plus the
+ * residues; memmove within one buffer, src FLEETMIX_APART bytes in (room
+ * for a dst below it) and dst = src + delta.
+ */
+static void mix_call(int fn, int k, const struct fleetmix_call *c, struct meas *m)
+{
+	unsigned char *d = buf_b + 64 + c->dst, *s = buf_a + 64 + c->src;
+
+	if (fn == MIX_MEMCPY) {
+		measure_cpy(k, wm_impls[k].f.cpy, d, s, c->n, mix_runs(), m);
+	} else if (fn == MIX_MEMSET) {
+		measure_set(k, wm_impls[k].f.set, d, 0xa5, c->n, mix_runs(), m);
+	} else {
+		s = buf_b + 64 + FLEETMIX_APART + c->src;
+		measure_cpy(k, wm_impls[k].f.move, s + c->delta, s, c->n, mix_runs(), m);
+	}
+}
+
+/* Every implementation, every function: one CSV:mix line per size class. */
+static void mix(void)
+{
+	int fn, k, c, i, j;
+
+	for (fn = 0; fn < NMIXFNS; fn++) {
+		const unsigned short *count = mix_fns[fn].count;
+
+		CSV_PROGRESS("mix", mix_fns[fn].name, "", "");
+		for (k = 0; k < WM_NIMPLS; k++)
+			for (c = 0, i = 0; c < FLEETMIX_NCLASSES; i += count[c++]) {
+				unsigned long cyc = 0, ins = 0, bytes = 0;
+
+				for (j = i; j < i + count[c]; j++) {
+					struct meas m;
+
+					mix_call(fn, k, &mix_fns[fn].calls[j], &m);
+					cyc += m.cyc;
+					ins += m.ins;
+					bytes += mix_fns[fn].calls[j].n;
+				}
+				if (count[c])
+					CSV_MIX(mix_fns[fn].name, wm_impls[k].f.name, fleetmix_classes[c],
+						count[c], bytes, cyc, ins);
+			}
+	}
+}
+
 /* ---- the run ----------------------------------------------------------------- */
 
 extern char _end[];
@@ -680,6 +763,8 @@ int bench_run(const struct fdt_info *fdt, const char *mode)
 		if (trace_mode)
 			trace_extra_cells();
 		trap_phase_end("sweep");
+		mix();
+		trap_phase_end("mix");
 	}
 	if (do_big) {
 		big_memcpy();

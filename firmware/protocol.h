@@ -35,6 +35,9 @@
 #define CSV_BIG(fn, impl, d, s, n, runs, cyc, ins, tim)					\
 	proto_csv("big,%s,%s,%d,%s,%lu,%d,%lu,%lu,%lu", fn, impl, d, s,			\
 		  (unsigned long)(n), runs, cyc, ins, tim)
+/* the fleet call mix: fn impl size-class calls bytes, cycles and instret summed over the calls */
+#define CSV_MIX(fn, impl, cls, calls, bytes, cyc, ins)					\
+	proto_csv("mix,%s,%s,%s,%d,%lu,%lu,%lu", fn, impl, cls, calls, bytes, cyc, ins)
 #define CSV_DONE(mode, points, failures) \
 	proto_csv("done,%s,%lu,%d", mode, (unsigned long)(points), failures)
 /* the lines between begin and end, and their CRC-32 (see proto_end()) */

@@ -69,8 +69,9 @@ bench_make_cycles = $(if $(bench_has_cycles),$(MAKE) --no-print-directory CYCLES
 
 # sed's script for the progress lines make bench shows: CSV:progress,PHASE,
 # FN,A,B (A, B: dst%8, src%8 in the sweep; implementation, memcpy's row in
-# the 32 MiB phase) and CSV:done,MODE,POINTS,FAILURES.
-bench_progress := -e 's/^CSV:progress,big,memcpy,\([^,]*\),\(.*\)/PROGRESS: memcpy 32 MiB, \1, row i=\2 of 0..7/' \
+# the 32 MiB phase; empty in the fleet call mix) and CSV:done,MODE,POINTS,FAILURES.
+bench_progress := -e 's/^CSV:progress,mix,\([^,]*\),.*/PROGRESS: fleet call mix, \1/' \
+	-e 's/^CSV:progress,big,memcpy,\([^,]*\),\(.*\)/PROGRESS: memcpy 32 MiB, \1, row i=\2 of 0..7/' \
 	-e 's/^CSV:progress,big,\([^,]*\),\([^,]*\),.*/PROGRESS: \1 32 MiB, \2/' \
 	-e 's/^CSV:progress,\([a-z]*\),\([^,]*\),\([^,]*\),$$/PROGRESS: \1, \2, dst%8=\3/' \
 	-e 's/^CSV:progress,\([a-z]*\),\([^,]*\),\([^,]*\),\([^,]*\)$$/PROGRESS: \1, \2, dst%8=\3 src%8=\4/' \

@@ -9,10 +9,13 @@
 
 # --- the suite and the bounds test: make host --------------------------------
 #   make host [HOSTCC=gcc] [HOST_OPT=-O2] [HOST_ARCH=-m32] [SAN=1]
-#             [QEMU_USER=1] [LIB_SIZE=small] [FAULT=NAME]
+#             [QEMU_USER=1] [LIB_SIZE=small] [FAULT=NAME] [HOST_PEERS=1]
 #   -> $(O)/host/suite (tests/suite.c, tests/host_main.c; the target's C
 #      library is the reference) and $(O)/host/bounds (tests/bounds.c), both
 #      with lib built under WORDMERGE_PREFIX beside that C library.
+#      HOST_PEERS=1: glibc's and newlib's C (tests/peers.mk) are references of the
+#      suite too, built by HOSTCC at HOST_OPT and renamed by the host's
+#      binutils (so a native, 64-bit HOSTCC; no sanitizer on their code).
 HOSTCC ?= gcc
 HOST_OPT ?= -O2
 HOST_ARCH ?=
@@ -34,9 +37,13 @@ host: $(O)/host/suite $(O)/host/bounds
 $(O)/host/flags: FORCE
 	@mkdir -p $(@D)
 	@echo '$(HOSTCC) $(HOST_CFLAGS) $(LIB_SRC)' | cmp -s - $@ || echo '$(HOSTCC) $(HOST_CFLAGS) $(LIB_SRC)' > $@
-$(O)/host/suite: $(LIB_SRC) lib/wordmerge.h tests/suite.c tests/suite.h tests/host_main.c $(O)/host/flags
+HOST_PEERS ?= 0
+HOST_PEER_OBJS := $(if $(filter 1,$(HOST_PEERS)),$(O)/host/peer-glibc.o $(O)/host/peer-newlib.o)
+$(O)/host/suite: $(LIB_SRC) lib/wordmerge.h tests/suite.c tests/suite.h tests/host_main.c $(O)/host/flags \
+		$(HOST_PEER_OBJS)
 	$(quiet) HOSTCC $@
-	$(Q)$(HOSTCC) $(HOST_CFLAGS) -o $@ $(LIB_SRC) tests/suite.c tests/host_main.c
+	$(Q)$(HOSTCC) $(HOST_CFLAGS) $(if $(HOST_PEER_OBJS),-DWM_HOST_PEERS) -o $@ $(LIB_SRC) tests/suite.c \
+		tests/host_main.c $(HOST_PEER_OBJS)
 $(O)/host/bounds: $(LIB_SRC) lib/wordmerge.h tests/bounds.c $(O)/host/flags
 	$(quiet) HOSTCC $@
 	$(Q)$(HOSTCC) $(HOST_CFLAGS) -o $@ $(LIB_SRC) tests/bounds.c

@@ -71,18 +71,32 @@ static void host_guard(void)
 static void host_guard(void) {}
 #endif
 
+#ifdef WM_HOST_PEERS
+/* The peers' C, built from Debian's source packages (make host HOST_PEERS=1:
+   tests/peers.mk, tests/build.mk); newlib's riscv memset is assembly. */
+void *glibc_memcpy(void *, const void *, size_t);
+void *glibc_memmove(void *, const void *, size_t);
+void *glibc_memset(void *, int, size_t);
+void *newlib_memcpy(void *, const void *, size_t);
+void *newlib_memmove(void *, const void *, size_t);
+#endif
+
 int main(void)
 {
 	static const struct suite_impl impls[] = {
 		{ "wordmerge", WM_NAME(memcpy), WM_NAME(memmove), WM_NAME(memset) },
 		{ "libc", memcpy, memmove, memset },
+#ifdef WM_HOST_PEERS
+		{ "glibc-generic", glibc_memcpy, glibc_memmove, glibc_memset },
+		{ "newlib", newlib_memcpy, newlib_memmove, NULL },
+#endif
 	};
 	struct suite_result res = { 0, 0, 0, 0 };
 	int status;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	host_guard();
-	suite_run(impls, 2, NULL, &res);
+	suite_run(impls, (int)(sizeof(impls) / sizeof(impls[0])), NULL, &res);
 	status = suite_summary(&res);
 	printf("EXIT: STATUS=%d\n", status);
 	return status;

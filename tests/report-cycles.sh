@@ -57,14 +57,14 @@ if [ -z "$csv" ]; then
 	# Figures unlike the instruction counts and unlike each other, so that
 	# a column taken from the wrong field shows.
 	{
-		echo "# wordmerge cycle model v1"
+		echo "# wordmerge cycle model v2"
 		echo "# llvm-mca: none (synthetic, tests/report-cycles.sh)"
 		echo "# elf: none  log: $log"
 		echo "# cflags: unknown"
-		echo "fn,impl,dst,src,n,kind,instructions,u74,u54"
+		echo "fn,impl,dst,src,n,kind,instructions,u74,u54,class,calls"
 		tr -d '\r' < "$log" | awk -F, '$1 == "CSV:sweep" && $3 == "wordmerge" && $6 <= 65536 {
-			print $2 "," $3 "," $4 "," $5 "," $6 ",sweep," $9 "," 2 * $9 + $6 % 7 + 1 "," $9 + 3 }'
-		echo "memcpy,wordmerge,0,3,4096,extra,5000,5200,6100"
+			print $2 "," $3 "," $4 "," $5 "," $6 ",sweep," $9 "," 2 * $9 + $6 % 7 + 1 "," $9 + 3 ",,1" }'
+		echo "memcpy,wordmerge,0,3,4096,extra,5000,5200,6100,,1"
 	} > "$csv"
 	echo "NOTE: report-cycles: no cycle model in this tree: a synthetic CSV ($csv)"
 fi

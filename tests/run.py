@@ -305,6 +305,12 @@ def main():
     out = os.path.normpath(a.O)
     os.makedirs(os.path.join(out, "tests"), exist_ok=True)
     env = child_env()
+    # One cache of the peers' sources for every build, the tests' own too
+    # (tests/peers.mk: PEERS_DIR); and images without the peers unless a
+    # test's build says PEERS=1 (tests.cfg): three more references double a
+    # boot's suite and test nothing else.
+    env["PEERS_DIR"] = os.path.abspath(os.path.join(out, "peers"))
+    env.setdefault("PEERS", "0")
     start = time.monotonic()
 
     # One make per build directory, with every target its tests need; a

@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The correctness suite: one source, run in the RISC-V image (against
- * picolibc's two builds) and on every host or cross target (against the
- * target's own C library).  The caller passes the implementation under test
- * and its references; the suite checks each against a byte-by-byte model of
- * the C standard's semantics and prints one PASS:/FAIL: line per group.
+ * picolibc's two builds and the peers) and on every host or cross target
+ * (against the target's own C library).  The caller passes the
+ * implementation under test and its references; the suite checks each
+ * against a byte-by-byte model of the C standard's semantics and prints one
+ * PASS:/FAIL: line per group.  A reference's failures are printed as its
+ * own (REF-FAILED:, with the cases) and count in no verdict: the result's
+ * failures are ours.
  */
 #ifndef WM_SUITE_H
 #define WM_SUITE_H
@@ -21,7 +24,7 @@ struct suite_impl {
 /* Counts kept across groups; the caller prints the verdict. */
 struct suite_result {
 	unsigned long checks;   /* calls checked, every implementation */
-	unsigned long failures; /* calls that failed, every implementation */
+	unsigned long failures; /* calls of ours that failed */
 	unsigned int groups;
 	unsigned int failed_groups;
 };
@@ -36,7 +39,10 @@ struct suite_hooks {
 	unsigned long (*group_end)(const char *group, const struct suite_impl *impl);
 };
 
-/* Prints "TARGET: <bits>-bit <endian>" first.  impls[0] is ours. */
+/*
+ * Prints "TARGET: <bits>-bit <endian>" first.  impls[0] is ours; a
+ * reference may lack a function (NULL): its groups are left out.
+ */
 void suite_run(const struct suite_impl *impls, int nimpls,
 	       const struct suite_hooks *hooks, struct suite_result *res);
 

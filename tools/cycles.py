@@ -35,15 +35,21 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import elf as elfmod  # noqa: E402  (tools/elf.py)
 import wmlog  # noqa: E402  (tools/wmlog.py)
 
-MAGIC = "# wordmerge cycle model v1"
-COLUMNS = "fn,impl,dst,src,n,kind,instructions,u74,u54"
+MAGIC = "# wordmerge cycle model v2"
+# A mix line's row: dst and src empty, n its bytes, kind mix, and its class and calls.
+COLUMNS = "fn,impl,dst,src,n,kind,instructions,u74,u54,class,calls"
 CORES = (("u74", "sifive-u74"), ("u54", "sifive-u54"))
 MC_ARGS = ["-triple=riscv64", "-mattr=+m,+a,+c"]
 MCA_ARGS = ["-mtriple=riscv64", "-iterations=1", "-instruction-info=0", "-resource-pressure=0"]
 HARNESS, MARK = ("time_cpy", "time_set"), "bench_trace_start"
-# No write of a dropped link this many instructions before its jump: 2 x 34
-# cycles (the longest latency of either model), rounded up (docs).
+# No write of a dropped link this many instructions before the link's first
+# reader: twice the writer's longest latency in either model, 34 cycles for a
+# divide or remainder (rounded up), 4 for a multiply, 3 for the rest (docs).
 LINK_LOOKBACK = 72
+
+
+def link_span(text):
+    return LINK_LOOKBACK if text.startswith(("div", "rem")) else 8 if text.startswith("mul") else 6
 NO_LINK = "the jump cannot be modeled exactly without its link (docs/benchmarks.md)"
 REGS = ("zero ra sp gp tp t0 t1 t2 s0 s1 a0 a1 a2 a3 a4 a5 a6 a7 s2 s3 s4 s5 s6 s7 s8 s9 "
         "s10 s11 t3 t4 t5 t6").split()
@@ -112,7 +118,7 @@ def plugin_args(elf, harness, marks):
 
 
 def read_log(path):
-    """A trace-mode log's meta and its cells (sweep, extra) in call order."""
+    """A trace-mode log's meta and its cells (sweep, extra, mix) in call order."""
     b = wmlog.read_bench(path)[1]
     if b.mode != "trace":
         raise Error(f"{path}: a benchmark log of mode {b.mode}, not trace "
@@ -281,17 +287,28 @@ def pair(dst, src):
     return f"dst%8={dst}" if src is None else f"({dst},{src})"
 
 
+def label(c):
+    """A cell or a mix line, for messages."""
+    if c.get("name"):
+        return c["name"]
+    if c.get("class"):
+        return f"{c['fn']} {c['impl']} mix class {c['class']} ({c['calls']} calls)"
+    return f"{c['fn']} {c['impl']} {pair(c['dst'], c['src'])} n={c['n']}"
+
+
 def cells_from_trace(windows, first, cells, insns, elf, harness):
-    """The sequence of each cell: the windows after the mark, one a cell, in
-    order, less the harness's own instructions; each must hold exactly the
-    log's instret figure for the cell, or the trace is not of that run."""
+    """The sequence of each call: the windows after the mark in order, one a
+    call, less the harness's own instructions.  A cell is one call, a mix line
+    its `calls` calls (bench.c's rule); the calls of each must hold exactly
+    the log's instret figure for it, or the trace is not of that run."""
     ranges = [(lo, lo + size) for lo, size in (symbol(elf, f) for f in harness)]
     if first is None:
         raise Error("the trace has no mark: not a trace of a BENCH=trace image run "
                     "with mark=bench_trace_start?")
-    if len(windows) - first != len(cells):
+    calls = sum(c.get("calls", 1) for c in cells)
+    if len(windows) - first != calls:
         raise Error(f"the trace has {len(windows) - first} windows after the mark, the "
-                    f"log {len(cells)} cells: not the same run")
+                    f"log {calls} calls: not the same run")
 
     @functools.cache
     def run_pcs(pc, n):
@@ -304,15 +321,16 @@ def cells_from_trace(windows, first, cells, insns, elf, harness):
             pc += len(insns[pc])
         return tuple(out)
 
-    seqs = []
-    for (runs, _), c in zip(windows[first:], cells):
-        seq = tuple((p, rep) for p, rep in ((run_pcs(pc, n), rep) for pc, n, rep in runs) if p)
-        if count(seq) != c["instret"]:
+    seqs, it = [], iter(windows[first:])
+    for c in cells:
+        mine = [tuple((p, rep) for p, rep in ((run_pcs(pc, n), rep) for pc, n, rep in runs)
+                      if p) for runs, _ in (next(it) for _ in range(c.get("calls", 1)))]
+        if sum(map(count, mine)) != c["instret"]:
             at = f"log line {c['line']}: " if c.get("line") else ""
-            label = c.get("name") or f"{c['fn']} {c['impl']} {pair(c['dst'], c['src'])} n={c['n']}"
-            raise Error(f"{at}{label}: the trace holds {count(seq)} instructions of the "
-                        f"call, the log's instret says {c['instret']}")
-        seqs.append(seq)
+            raise Error(f"{at}{label(c)}: the trace holds {sum(map(count, mine))} instructions "
+                        f"of the call{'s' if len(mine) > 1 else ''}, the log's instret says "
+                        f"{c['instret']}")
+        seqs += mine
     return seqs
 
 
@@ -322,8 +340,9 @@ def flat(seq):
 
 def check_links(seq, info, elf):
     """A linking jump goes to llvm-mca without its link (docs), exact while the
-    next instruction does not read it (unless a jump or branch) and none of the
-    LINK_LOOKBACK before the jump writes it (jumps write nothing as modeled)."""
+    next instruction does not read it (unless a jump or branch) and no write
+    of it before the jump is within link_span() of its first reader after the
+    jump (jumps write nothing as modeled)."""
     if not any(info[pc].link for p, _ in seq for pc in p):
         return
     pcs = list(flat(seq))
@@ -334,8 +353,13 @@ def check_links(seq, info, elf):
         if j + 1 < len(pcs) and r in info[pcs[j + 1]].reads and not info[pcs[j + 1]].ctl:
             raise Error(f"{where(elf, pc)} links to {REGS[r]}, which the next instruction "
                         f"({where(elf, pcs[j + 1])}) reads: {NO_LINK}")
-        for k in range(max(0, j - LINK_LOOKBACK), j):
-            if r in info[pcs[k]].writes and not info[pcs[k]].jump:
+        m = next((m for m in range(j + 1, len(pcs)) if r in info[pcs[m]].reads
+                  or r in info[pcs[m]].writes), len(pcs))
+        if m == len(pcs) or r not in info[pcs[m]].reads:
+            continue            # rewritten or never read: the link is dead
+        for k in range(max(0, m - LINK_LOOKBACK), j):
+            w = info[pcs[k]]
+            if r in w.writes and not w.jump and m - k < link_span(w.text):
                 raise Error(f"{where(elf, pc)} links to {REGS[r]}, which "
                             f"{where(elf, pcs[k])} wrote {j - k} instructions before: {NO_LINK}")
 
@@ -358,18 +382,26 @@ def mca_text(seq, info):
 
 # ---- llvm-mca ----------------------------------------------------------------------
 
-def run_mca(text, mcpu, n, strict=True):
-    """llvm-mca's Total Cycles of text on mcpu, which must count n
-    instructions.  strict: any warning (such as "found a call") is an error."""
-    p = run(["llvm-mca", f"-mcpu={mcpu}"] + MCA_ARGS, text)
+def run_mca(texts, mcpu, ns, strict=True):
+    """llvm-mca's Total Cycles of each of texts on mcpu, which must count ns
+    instructions, from one run, a code region each: llvm-mca models each
+    region on its own, as if run alone, and one process for many saves its
+    start-up.  strict: any warning (such as "found a call") is an error."""
+    src = "".join(f"# LLVM-MCA-BEGIN r{k}\n{t.replace('.Lb', f'.Lr{k}_')}# LLVM-MCA-END r{k}\n"
+                  for k, t in enumerate(texts))
+    p = run(["llvm-mca", f"-mcpu={mcpu}"] + MCA_ARGS, src)
     if p.returncode or strict and p.stderr.strip():
         raise Error(f"llvm-mca -mcpu={mcpu} failed: {p.stderr.strip()[:400]}")
-    got = [re.search(rf"^{k}:\s+(\d+)$", p.stdout, re.M) for k in ("Instructions", "Total Cycles")]
-    if not all(got):
-        raise Error(f"llvm-mca -mcpu={mcpu}: no Total Cycles in its output")
-    if int(got[0][1]) != n:
-        raise Error(f"llvm-mca -mcpu={mcpu} counted {got[0][1]} instructions of {n}")
-    return int(got[1][1])
+    got = [[int(v) for v in re.findall(rf"^{k}:\s+(\d+)$", p.stdout, re.M)]
+           for k in ("Instructions", "Total Cycles")]
+    if got[0] != list(ns) or len(got[1]) != len(ns):
+        raise Error(f"llvm-mca -mcpu={mcpu}: {len(got[1])} regions of {len(ns)} with "
+                    f"{got[0][:3]}... instructions, not {list(ns)[:3]}...")
+    return got[1]
+
+
+# llvm-mca runs of many short sequences: up to this many instructions a run.
+BATCH_INSNS = 20000
 
 
 def model(seqs, info, elf, jobs, cache=None):
@@ -384,30 +416,44 @@ def model(seqs, info, elf, jobs, cache=None):
     for s in uniq:
         check_links(s, info, elf)
 
-    def work(job):
-        seq, core, mcpu = job
-        text = mca_text(seq, info)
-        key = "\0".join((version, mcpu, " ".join(MCA_ARGS), text, ""))
-        path = cache and os.path.join(cache, hashlib.sha256(key.encode()).hexdigest())
-        if path:
-            with contextlib.suppress(OSError, ValueError), open(path) as f:
-                return seq, core, int(f.read()), 1
-        v = run_mca(text, mcpu, count(seq))
-        if path:
-            write_atomic(path, f"{v}\n")
-        return seq, core, v, 0
-
-    out, hits = {s: {} for s in uniq}, 0
+    out, hits, todo = {s: {} for s in uniq}, 0, {core: [] for core, _ in CORES}
     if cache:
         os.makedirs(cache, exist_ok=True)
+    for seq in sorted(uniq, key=count, reverse=True):
+        text = mca_text(seq, info)
+        for core, mcpu in CORES:
+            key = "\0".join((version, mcpu, " ".join(MCA_ARGS), text, ""))
+            path = cache and os.path.join(cache, hashlib.sha256(key.encode()).hexdigest())
+            with contextlib.suppress(OSError, ValueError, TypeError), open(path) as f:
+                out[seq][core], hits = int(f.read()), hits + 1
+                continue
+            todo[core].append((seq, text, path))
+    # Batches of short sequences; a long one alone (they come longest first).
+    batches = []
+    for (core, mcpu), jobs_ in ((c, todo[c[0]]) for c in CORES):
+        for seq, text, path in jobs_:
+            if not batches or batches[-1][0] != core or \
+                    batches[-1][3] + count(seq) > BATCH_INSNS:
+                batches.append((core, mcpu, [], 0))
+            core_, mcpu_, items, n = batches[-1]
+            batches[-1] = (core_, mcpu_, items + [(seq, text, path)], n + count(seq))
+
+    def work(batch):
+        core, mcpu, items, _ = batch
+        vs = run_mca([t for _, t, _ in items], mcpu, [count(s) for s, _, _ in items])
+        for (seq, _, path), v in zip(items, vs):
+            if path:
+                write_atomic(path, f"{v}\n")
+        return core, [(s, v) for (s, _, _), v in zip(items, vs)]
+
     ex = concurrent.futures.ThreadPoolExecutor(jobs)
     try:
-        for seq, core, v, hit in ex.map(work, [(s, core, mcpu) for s in sorted(
-                uniq, key=count, reverse=True) for core, mcpu in CORES]):
-            out[seq][core], hits = v, hits + hit
+        for core, done in ex.map(work, batches):
+            for seq, v in done:
+                out[seq][core] = v
     finally:
         ex.shutdown(cancel_futures=True)
-    return out, version, hits
+    return out, version, hits, len(batches)
 
 
 # ---- the commands ------------------------------------------------------------------
@@ -424,19 +470,29 @@ def cmd_model(a):
     impls = sorted({c["impl"] for c in cells})
     if set(a.impl or ()) - set(impls):
         raise Error(f"--impl {' '.join(set(a.impl) - set(impls))}: the log has {', '.join(impls)}")
+    ends = [0]
+    for c in cells:
+        ends.append(ends[-1] + c.get("calls", 1))
     pick = [k for k, c in enumerate(cells) if not a.impl or c["impl"] in a.impl]
-    info = prepare(insns, {pc for k in pick for p, _ in seqs[k] for pc in p}, elf)
-    res, version, hits = model([seqs[k] for k in pick], info, elf, a.jobs, a.cache)
+    mine = {k: seqs[ends[k]:ends[k + 1]] for k in pick}
+    info = prepare(insns, {pc for k in pick for s in mine[k] for p, _ in s for pc in p}, elf)
+    res, version, hits, runs = model([s for k in pick for s in mine[k]], info, elf, a.jobs,
+                                     a.cache)
     out = [MAGIC, f"# llvm-mca: {version}", f"# elf: {a.elf}  log: {a.log}",
            f"# cflags: {meta['cflags']}", COLUMNS]
     for k in pick:
-        c, r = cells[k], res[seqs[k]]
-        out.append(f"{c['fn']},{c['impl']},{c['dst']},{'' if c['src'] is None else c['src']},"
-                   f"{c['n']},{c['kind']},{count(seqs[k])},{r['u74']},{r['u54']}")
+        c, m = cells[k], mine[k]
+        ins, u74, u54 = (sum(count(s) if x is None else res[s][x] for s in m)
+                         for x in (None, "u74", "u54"))
+        where = (f",,{c['bytes']}" if c["kind"] == "mix" else
+                 f"{c['dst']},{'' if c['src'] is None else c['src']},{c['n']}")
+        out.append(f"{c['fn']},{c['impl']},{where},{c['kind']},{ins},{u74},{u54},"
+                   f"{c.get('class', '')},{len(m)}")
     write_atomic(a.out, "\n".join(out) + "\n")
-    print(f"cycles: {len(pick)} cells ({len(res)} distinct sequences, "
-          f"{sum(count(seqs[k]) for k in pick)} instructions), llvm-mca run "
-          f"{2 * len(res) - hits} times, {hits} cached -> {a.out}", file=sys.stderr)
+    print(f"cycles: {len(pick)} cells and mix lines ({sum(map(len, mine.values()))} calls, "
+          f"{len(res)} distinct sequences, {sum(count(s) for m in mine.values() for s in m)} "
+          f"instructions), {2 * len(res) - hits} modeled in {runs} llvm-mca runs, {hits} "
+          f"cached -> {a.out}", file=sys.stderr)
 
 
 def read_csv(path, impls=None):
@@ -457,12 +513,42 @@ def read_csv(path, impls=None):
         f = line.split(",")
         try:
             if line and (not impls or f[1] in impls):
-                rows.append(dict(fn=f[0], impl=f[1], dst=int(f[2]), src=int(f[3]) if f[3] else
-                                 None, n=int(f[4]), kind=f[5], ins=int(f[6]), u74=int(f[7]),
-                                 u54=int(f[8])))
+                rows.append(dict(fn=f[0], impl=f[1], dst=int(f[2]) if f[2] else None,
+                                 src=int(f[3]) if f[3] else None, n=int(f[4]), kind=f[5],
+                                 ins=int(f[6]), u74=int(f[7]), u54=int(f[8]), cls=f[9],
+                                 calls=int(f[10])))
         except (ValueError, IndexError):
             raise Error(f"{path}:{lineno}: malformed line: {line}")
     return lines[1:i], rows
+
+
+def mix_means(rows):
+    """{(fn, impl): {class or 'all': (calls, ins, u74, u54 per call)}} of the mix rows."""
+    out = {}
+    for r in (r for r in rows if r["kind"] == "mix"):
+        for c in (r["cls"], "all"):
+            got = out.setdefault((r["fn"], r["impl"]), {}).setdefault(c, [0, 0, 0, 0])
+            for i, k in enumerate(("calls", "ins", "u74", "u54")):
+                got[i] += r[k]
+    return {k: {c: (v[0], *(x / v[0] for x in v[1:])) for c, v in by.items()}
+            for k, by in out.items()}
+
+
+def mix_table(rows, impls):
+    """The fleet call mix: mean instructions, U74 and U54 cycles per call, by size class."""
+    means = mix_means(rows)
+    for fn in dict.fromkeys(k[0] for k in means):
+        classes = ["all"] + [c for c in dict.fromkeys(
+            r["cls"] for r in rows if r["kind"] == "mix" and r["fn"] == fn)]
+        calls = means[(fn, impls[0])]["all"][0]
+        print(f"\nfleet call mix, {fn} ({calls} calls): mean per call, instructions / U74 / "
+              f"U54 cycles, by size in bytes")
+        print(f"{'':15}" + "".join(f" | {c:^20}" for c in classes))
+        for i in impls:
+            if (fn, i) in means:
+                m = means[(fn, i)]
+                print(f"{i:15}" + "".join(f" | {m[c][1]:6.1f} {m[c][2]:6.1f} {m[c][3]:6.1f}"
+                                          if c in m else f" | {'-':^20}" for c in classes))
 
 
 def cmd_table(a):
@@ -475,7 +561,7 @@ def cmd_table(a):
     for h in head:
         print(h)
     groups, w = {}, 29
-    for r in rows:
+    for r in (r for r in rows if r["kind"] != "mix"):
         groups.setdefault((r["kind"], r["fn"], r["dst"], r["src"]), {}) \
             .setdefault(r["n"], {})[r["impl"]] = r
     for (kind, fn, d, s), by_n in groups.items():
@@ -490,10 +576,11 @@ def cmd_table(a):
                 f" | {r['ins']:>7} {r['u74']:>6} {r['u54']:>6} "
                 + (f"{r['u74'] / n:>7.3f}" if n else f"{'-':>7}")
                 if (r := by_n[n].get(i)) else f" | {'-':^{w}}" for i in impls))
+    mix_table(rows, impls)
 
 
 def cmd_compare(a):
-    rows = [{(r["impl"], r["kind"], r["fn"], r["dst"], r["src"], r["n"]): r
+    rows = [{(r["impl"], r["kind"], r["fn"], r["dst"], r["src"], r["n"], r["cls"]): r
              for r in read_csv(path, a.impl)[1]} for path in (a.before, a.after)]
     keys = [k for k in rows[0] if k in rows[1]]
     if not keys:
@@ -508,18 +595,23 @@ def cmd_compare(a):
         print(f"{name:>12}: {sum(x < 0 for x in d)} cells better, {sum(x == 0 for x in d)} "
               f"the same, {sum(x > 0 for x in d)} worse; total {b} -> {f} ({f / b - 1:+.1%})")
         worse += [(k, name, rows[0][k][m], rows[1][k][m]) for k, x in zip(keys, d) if x > 0]
-    for (impl, kind, fn, dst, src, n), name, x, y in sorted(worse):
-        print(f"worse: {impl} {fn} {pair(dst, src)} n={n}{' (extra)' if kind == 'extra' else ''}: "
+    for (impl, kind, fn, dst, src, n, cls), name, x, y in sorted(worse, key=str):
+        what = f"mix class {cls}" if kind == "mix" else f"{pair(dst, src)} n={n}"
+        print(f"worse: {impl} {fn} {what}{' (extra)' if kind == 'extra' else ''}: "
               f"{name} {x} -> {y}")
 
 
 def within(rows, keys, pct):
-    """PASS:/FAIL: lines: AFTER's total U74 and U54 cycles, and each cell at
-    the largest size (the steady-state loops), at most pct % above BEFORE's."""
-    top = max(k[5] for k in keys)
-    checks = [(f"total {m.upper()} cycles over {len(keys)} cells", [m], keys) for m in ("u74", "u54")]
+    """PASS:/FAIL: lines: AFTER's total U74 and U54 cycles over the cells and
+    over the mix, and each cell at the largest size (the steady-state loops),
+    at most pct % above BEFORE's."""
+    cells, mix = ([k for k in keys if (k[1] == "mix") == m] for m in (False, True))
+    top = max(k[5] for k in cells)
+    checks = [(f"total {m.upper()} cycles over {what}", [m], ks)
+              for what, ks in ((f"{len(cells)} cells", cells), (f"the mix ({len(mix)} rows)", mix))
+              if ks for m in ("u74", "u54")]
     checks += [(f"{k[0]} {k[2]} {pair(k[3], k[4])} n={k[5]}", ["u74", "u54"], [k])
-               for k in keys if k[5] == top]
+               for k in cells if k[5] == top]
     bad = 0
     for what, ms, ks in checks:
         for m in ms:
@@ -529,7 +621,6 @@ def within(rows, keys, pct):
             print(f"{'PASS' if ok else 'FAIL'}: {what}: {m.upper()} {b} -> {f} "
                   f"({f / b - 1:+.1%}) {'<=' if ok else '>'} {pct:g} % more")
     return 1 if bad else 0
-
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])

@@ -22,6 +22,9 @@ riscv64-unknown-elf-gcc | -                                 | gcc-riscv64-unknow
 riscv64-unknown-elf-objcopy | -                             | binutils-riscv64-unknown-elf | -                      | riscv64-elf-binutils
 riscv64-unknown-elf-readelf | -                             | binutils-riscv64-unknown-elf | -                      | riscv64-elf-binutils
 picolibc                | cross_file picolibc.specs         | picolibc-riscv64-unknown-elf | -                      | -
+linux-source-6.1        | test -r /usr/src/linux-source-6.1.tar.xz | linux-source-6.1      | -                      | -
+glibc-source            | test -r /usr/src/glibc/glibc-2.36.tar.xz | glibc-source          | -                      | -
+newlib-source           | test -r /usr/src/newlib/newlib-3.3.0.tar.xz | newlib-source      | -                      | -
 u-boot-qemu-smode       | test -r /usr/lib/u-boot/qemu-riscv64_smode/uboot.elf | u-boot-qemu | -             | -
 mkimage                 | -                                 | u-boot-tools                 | uboot-tools            | uboot-tools
 sfdisk                  | -                                 | fdisk                        | util-linux             | util-linux

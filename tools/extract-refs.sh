@@ -1,25 +1,53 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Usage: extract-refs.sh CROSS_COMPILE LIBC.A PREFIX OUT.o
-# Takes the objects defining memcpy, memmove and memset out of a picolibc
-# libc.a, renames the three symbols to PREFIX_memcpy etc. (references between
-# them too) and links them into one relocatable object OUT.o.
+# Usage: extract-refs.sh CROSS_COMPILE PREFIX OUT.o LIBC.A | OBJECT...
+# One relocatable object OUT.o with a reference implementation's memcpy,
+# memmove and memset renamed PREFIX_memcpy etc. (references between them
+# too), so that it links beside ours: from a C library archive, the members
+# that define the three (picolibc); or every OBJECT given (the peers that
+# tests/peers.mk builds from their sources), with those of the three they
+# define.  CROSS_COMPILE '' takes the
+# host's binutils.
+#
+# Where a public name is a weak alias of a strong __NAME (the kernel's
+# ENTRY(__memcpy) WEAK(memcpy): one entry once the linker has relaxed the
+# alignment between them), __NAME is the one renamed and the alias dropped:
+# __NAME carries the function's size, which the report's code sizes read.
 set -eu
-[ $# -eq 4 ] || { echo "usage: $0 CROSS_COMPILE LIBC.A PREFIX OUT.o" >&2; exit 2; }
-cross=$1 lib=$2 prefix=$3 out=$4
-[ -f "$lib" ] || { echo "extract-refs: no such archive: $lib (is picolibc-riscv64-unknown-elf installed?)" >&2; exit 1; }
+[ $# -ge 4 ] || { echo "usage: $0 CROSS_COMPILE PREFIX OUT.o LIBC.A|OBJECT..." >&2; exit 2; }
+cross=$1 prefix=$2 out=$3
+shift 3
+for f in "$@"; do
+	[ -f "$f" ] || { echo "extract-refs: no such file: $f (is its package installed?)" >&2; exit 1; }
+done
 dir=$(mktemp -d "${out%.o}.XXXXXX")
 trap 'rm -rf "$dir"' EXIT
-objs=
+case $1 in
+*.a)
+	lib=$1 objs=
+	for sym in memcpy memmove memset; do
+		member=$("${cross}nm" -A --defined-only "$lib" 2>/dev/null |
+			awk -v s="$sym" '$NF == s && $(NF-1) ~ /^[TW]$/ { n = split($1, a, ":"); print a[n-1]; exit }')
+		[ -n "$member" ] || { echo "extract-refs: $lib defines no $sym" >&2; exit 1; }
+		(cd "$dir" && "${cross}ar" x "$lib" "$member")
+		mv "$dir/$member" "$dir/$sym.o"
+		objs="$objs $dir/$sym.o"
+	done
+	"${cross}ld" -r -o "$dir/all.o" $objs ;;
+*)
+	"${cross}ld" -r -o "$dir/all.o" "$@" ;;
+esac
+# Objects may lack one of the three (newlib's riscv memset, assembly, is
+# not in the host's): the link says so if it is wanted.
+defined=$("${cross}nm" --defined-only "$dir/all.o")
+set --
 for sym in memcpy memmove memset; do
-	member=$("${cross}nm" -A --defined-only "$lib" 2>/dev/null |
-		awk -v s="$sym" '$NF == s && $(NF-1) ~ /^[TW]$/ { n = split($1, a, ":"); print a[n-1]; exit }')
-	[ -n "$member" ] || { echo "extract-refs: $lib defines no $sym" >&2; exit 1; }
-	(cd "$dir" && "${cross}ar" x "$lib" "$member")
-	mv "$dir/$member" "$dir/$sym.o"
-	objs="$objs $dir/$sym.o"
+	printf '%s\n' "$defined" | awk -v s="$sym" '$NF == s || $NF == "__" s { f = 1 } END { exit !f }' ||
+		continue
+	if printf '%s\n' "$defined" | awk -v s="__$sym" '$NF == s && $(NF-1) ~ /^[A-Z]$/ { f = 1 } END { exit !f }'; then
+		set -- "$@" --redefine-sym "__$sym=${prefix}_$sym" --strip-symbol "$sym"
+	else
+		set -- "$@" --redefine-sym "$sym=${prefix}_$sym"
+	fi
 done
-"${cross}ld" -r -o "$dir/all.o" $objs
-"${cross}objcopy" --redefine-sym memcpy="${prefix}_memcpy" \
-	--redefine-sym memmove="${prefix}_memmove" \
-	--redefine-sym memset="${prefix}_memset" "$dir/all.o" "$out"
+"${cross}objcopy" "$@" "$dir/all.o" "$out"

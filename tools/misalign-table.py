@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: MIT
 """The misalign plugin's raw records as a table by function:
-    misalign-table.py [--fail-in SYM[,SYM...]] [--require SYM[,SYM...]] RAW_FILE GUEST_ELF
+    misalign-table.py [--fail-in SYM[,SYM...]] [--require SYM[,SYM...]] [--log LOG] RAW_FILE GUEST_ELF
 RAW_FILE is what `-plugin file=misalign.so,out=RAW_FILE` wrote; each record's pc is named
 function+offset from GUEST_ELF's symbols (tools/elf.py), "<unknown>" outside every function:
   MISALIGNED: <function> <loads> <stores> <first-pc> (<sym+off>) <addr> <sites>
@@ -10,6 +10,10 @@ function+offset from GUEST_ELF's symbols (tools/elf.py), "<unknown>" outside eve
 a shell-style glob ('wm_*'); both options may repeat and take comma-separated lists:
   --fail-in SYM  `FAIL: misaligned access in <sym> at <sym+off>` for every site in SYM, exit 1
   --require SYM  `PASS: control <sym> seen`, or FAIL: and exit 1 if no site is in SYM
+  --log LOG      the console log of that run: for every implementation its benchmark
+                 announces (CSV:impl; none without one), the accesses in its three
+                 functions, informative:
+                 `MISALIGNED-IMPL: <impl> <loads> <stores>`
 Exit status: 0 ok, 1 a check failed, 2 bad input (a raw file missing, empty, malformed or cut
 short; an ELF missing or unreadable; bad usage).
 """
@@ -21,6 +25,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import elf  # noqa: E402  (tools/elf.py)
+import wmlog  # noqa: E402  (tools/wmlog.py)
 
 
 class InputError(Exception):
@@ -84,6 +89,7 @@ def main(argv):
     ap.add_argument("elf")
     for opt in ("--fail-in", "--require"):
         ap.add_argument(opt, action="append", default=[], metavar="SYM[,SYM...]")
+    ap.add_argument("--log")
     args = ap.parse_args(argv)
     fail_in, require = ([x.strip() for v in opt for x in v.split(",") if x.strip()]
                         for opt in (args.fail_in, args.require))
@@ -94,7 +100,8 @@ def main(argv):
         names = {f.name for f in guest.functions()}
         if not names:
             raise InputError(f"guest ELF {args.elf} has no text symbols (stripped?)")
-    except (InputError, elf.ElfError) as e:
+        bench = args.log and wmlog.read(args.log).bench
+    except (InputError, elf.ElfError, wmlog.LogError) as e:
         print(f"misalign-table: error: {e}", file=sys.stderr)
         return 2
 
@@ -122,6 +129,11 @@ def main(argv):
         print(f"MISALIGNED: {func:<{width}} {loads:7d} {stores:7d}  0x{pc:x} ({where})  "
               f"0x{addr:x}  {' '.join(s[4] for s in ss)}")
     print(f"MISALIGNED-TOTAL: {sum(r[3] for r in records)} accesses at {len(records)} sites")
+    for impl in bench.impls if bench else ():
+        syms = {s for (i, _), s in bench.symbols.items() if i == impl}
+        loads, stores = (sum(s[0][3] for s in sites if s[0][2] == k and syms & set(s[2]))
+                         for k in "LS")
+        print(f"MISALIGNED-IMPL: {impl} {loads} {stores}")
     status = 0
     for pat, required in [(p, False) for p in fail_in] + [(p, True) for p in require]:
         hits = [s for s in sites if any(fnmatch.fnmatchcase(n, pat) for n in s[2])]

@@ -36,6 +36,9 @@ BOARDS = (("u74", r"jh71[01]0|visionfive|unmatched|fu740|star64|beaglev|pinetab-
 # A target line (tests/bench-targets.txt): function n pairs kind bound [ceiling].
 TARGET = re.compile(r"(\S+) (\d+) (al|mis|any|\d(?:,\d)?) (per_call|per_byte|memcpy\+|"
                     r"(?:u74|u54)_per_(?:call|byte)) (\d+(?:\.\d*)?)(?: (\d+(?:\.\d*)?))?")
+# function mix class kind bound [ceiling]: the mean over the fleet call mix's calls.
+MIX_TARGET = re.compile(r"(\S+) mix (all|\d+(?:-\d+)?) (per_call|(?:u74|u54)_per_call) "
+                        r"(\d+(?:\.\d*)?)(?: (\d+(?:\.\d*)?))?")
 COUNTERS = (
     "Counters: cycle = rdcycle, instret = rdinstret, time = rdtime; each figure the minimum over "
     "the runs of a point, net of the measurement overhead, per call [per byte]; MB/s: 10^6 bytes "
@@ -56,7 +59,8 @@ class Run:
             if key not in b.meta:
                 raise LogError(f"{path}: the block from line {b.line} has no CSV:meta,{key}")
         self.path, self.mode, self.meta, self.title = path, b.mode, b.meta, b.functions
-        self.sweep, self.extra, self.big = (b.cells[k] for k in ("sweep", "extra", "big"))
+        self.sweep, self.extra, self.big, self.mix = (b.cells[k] for k in (
+            "sweep", "extra", "big", "mix"))
         if not self.sweep and not self.big:
             raise LogError(f"{path}: the block from line {b.line} has no measurements")
         keys = [k for cells in b.cells.values() for k in cells]
@@ -128,16 +132,21 @@ def read_cycles(path, run):
                   if r["kind"] == kind} for kind in ("sweep", "extra"))
     shared = [k for k in ms if k in run.sweep]
     bad = [k for k in shared if ms[k]["ins"] != run.sweep[k]["instret"]]
+    mix = {(r["fn"], r["impl"], r["cls"]): r for r in rows if r["kind"] == "mix"}
+    bad += [k for k in mix if k in run.mix and (mix[k]["ins"], mix[k]["calls"]) !=
+            (run.mix[k]["instret"], run.mix[k]["calls"])]
     if not shared:
         raise LogError(f"{path} shares no sweep cell with {run.path}")
     if bad:
         ex = "; ".join(f"{cell_name(k)}: {ms[k]['ins']} instructions in the model, "
-                       f"{run.sweep[k]['instret']} in the log" for k in bad[:3])
+                       f"{run.sweep[k]['instret']} in the log" if k in ms else
+                       f"{' '.join(k)} (mix): {mix[k]['ins']} instructions in the model, "
+                       f"{run.mix[k]['instret']} in the log" for k in bad[:3])
         raise LogError(f"{path} is from a different build than {run.path}: {len(bad)} of "
                        f"{len(shared)} shared cells differ in instruction count (e.g. {ex}); "
                        f"remake it (make cycles) from the image that wrote the log")
     return {"path": path, "info": dict(h[2:].partition(": ")[::2] for h in head),
-            "shared": len(shared), "sweep": ms, "extra": extra}
+            "shared": len(shared), "sweep": ms, "extra": extra, "mix": mix}
 
 
 def pick(run, given, guesses, read):
@@ -172,9 +181,14 @@ def read_targets(path, run):
             rows.append({"fn": m[1], "n": int(m[2]), "pairs": m[3], "kind": m[4], "opt": scope,
                          "bound": float(m[5]), "ceiling": m[6] and float(m[6]),
                          "where": f"{path}:{i}"})
+        elif (m := MIX_TARGET.fullmatch(" ".join(p))):
+            rows.append({"fn": m[1], "n": None, "pairs": m[2], "kind": m[3], "opt": scope,
+                         "bound": float(m[4]), "ceiling": m[5] and float(m[5]),
+                         "where": f"{path}:{i}"})
         elif p:
             raise LogError(f"{path}:{i}: not a target line (function n pairs kind bound "
-                           f"[ceiling], size opt what kind bound, or for OPT): {line}")
+                           f"[ceiling], function mix class kind bound [ceiling], size opt "
+                           f"what kind bound, or for OPT): {line}")
     mine = [t for t in rows if t["opt"] in ("any", opt)]
     if not mine:
         raise LogError(f"no target of {path} applies to a {opt} build")
@@ -197,6 +211,8 @@ def eval_target(run, t, sizes, model):
         raise LogError(f"{t['where']}: the log announces no function {fn} "
                        f"(it has {', '.join(run.title)})")
     core = kind[:3] if kind[:3] in CORES else None
+    if n is None:
+        return verdict(*mix_target(run, fn, cls, core, model), bound, ceil)
     cell = f"{fn} {size_label(n)} {cls}" + (f" {core.upper()} model" if core else "")
     if core and model is None:
         return None, cell, "no cycle model given (--cycles FILE; make cycles-wordmerge makes it)"
@@ -213,6 +229,18 @@ def eval_target(run, t, sizes, model):
     k = max(pts, key=pts.get)
     v, pair = pts[k], f"dst%8={k[2]}" if k[3] is None else f"({k[2]},{k[3]})"
     x, pre = v / n if kind.endswith("per_byte") else v, "memcpy +" if kind == "memcpy+" else ""
+    unit = "modeled cycles" if core else "instructions"
+    worst = f"worst pair {pair}" + (f", llvm-mca -mcpu=sifive-{core}" if core else "")
+    text = (f"memcpy {v:+d} (worst pair {pair}: {v + ref[k]} vs memcpy {ref[k]} instructions)"
+            if kind == "memcpy+" else f"{x:.4f} {unit} per byte ({v} per call, {worst})"
+            if kind.endswith("per_byte") else f"{v} {unit} per call ({worst})")
+    return verdict(cell, x, text, bound, ceil, pre)
+
+
+def verdict(cell, x, text, bound, ceil, pre=""):
+    """(verdict, cell, text): PASS within the bound, UNMET within the ceiling, else FAIL."""
+    if x is None:
+        return None, cell, text
     if x <= bound + 1e-12:
         vd, rel = "PASS", f"<= {pre}{bound:g}"
     elif ceil is not None and x <= ceil + 1e-12:
@@ -220,12 +248,40 @@ def eval_target(run, t, sizes, model):
     else:
         reg = "" if ceil is None else f" and above the recorded ceiling {pre}{ceil:g}: a regression"
         vd, rel = "FAIL", f"> {pre}{bound:g}{reg}"
-    unit = "modeled cycles" if core else "instructions"
-    worst = f"worst pair {pair}" + (f", llvm-mca -mcpu=sifive-{core}" if core else "")
-    text = (f"memcpy {v:+d} (worst pair {pair}: {v + ref[k]} vs memcpy {ref[k]} instructions)"
-            if kind == "memcpy+" else f"{x:.4f} {unit} per byte ({v} per call, {worst})"
-            if kind.endswith("per_byte") else f"{v} {unit} per call ({worst})")
     return vd, cell, f"{text} {rel}"
+
+
+def mix_means(run, model, impl, fn):
+    """{class or 'all': (calls, instructions, cycles, u74, u54 per call)} of impl's fn in the
+    fleet call mix: the log's figures and the model's (None where it has none)."""
+    sums = {}
+    for (f, i, cls), v in run.mix.items():
+        if (f, i) != (fn, impl):
+            continue
+        m = model["mix"].get((f, i, cls)) if model else None
+        for c in (cls, "all"):
+            s = sums.setdefault(c, [0, 0, 0, 0, 0, True])
+            s[:5] = [a + b for a, b in zip(s[:5], (v["calls"], v["instret"], v["cycles"],
+                                                   m and m["u74"] or 0, m and m["u54"] or 0))]
+            s[5] &= m is not None
+    return {c: (s[0], *(x / s[0] for x in s[1:3]), *((x / s[0] for x in s[3:5]) if s[5]
+                                                     else (None, None))) for c, s in sums.items()}
+
+
+def mix_target(run, fn, cls, core, model):
+    """(cell, value, text) of a mix target (function mix class kind bound)."""
+    cell = f"{fn} fleet mix, {cls if cls == 'all' else cls + ' B'}" + (
+        f" {core.upper()} model" if core else "")
+    if core and model is None:
+        return cell, None, "no cycle model given (--cycles FILE; make cycles-wordmerge makes it)"
+    m = mix_means(run, model, run.ours, fn).get(cls)
+    if not m:
+        return cell, None, f"the log has no fleet mix of {fn}{'' if cls == 'all' else ' ' + cls}"
+    x = m[3 + CORES.index(core)] if core else m[1]
+    if x is None:
+        return cell, None, f"not modeled in {model['path']}"
+    return cell, x, (f"{x:.2f} {'modeled cycles' if core else 'instructions'} per call, "
+                     f"mean of {m[0]} calls" + (f", llvm-mca -mcpu=sifive-{core}" if core else ""))
 
 
 def cmd_check(args):
@@ -301,6 +357,30 @@ def sweep_tables(run, cells, model=None, cores=CORES):
         [n] + [c for impl in run.impls for c in cell((fn, impl, d, s, n), n)]
         for n in sorted({k[4] for k in cells if k[0] == fn and k[2:4] == (d, s)})],
         "r" * len(head)) for d, s in pairs(cells, fn)] for fn in run.fns if pairs(cells, fn)}
+
+
+def mix_tables(run, model=None, cores=CORES):
+    """The fleet call mix, a table per function: the mean per call, over all its calls and
+    per size class, of the log's counters and of the model's cycles."""
+    out, what = [], "instructions" if run.lock else "rdcycle cycles (instructions)"
+    names = " / ".join(c.upper() for c in cores)
+
+    def fig(m):
+        s = f"{m[1]:.1f}" if run.lock else f"{m[2]:.1f} ({m[1]:.1f})"
+        return s + (f" · {' / '.join(f'{m[3 + CORES.index(c)]:.1f}' for c in cores)}"
+                    if m[3] is not None else "")
+    for fn in dict.fromkeys(k[0] for k in run.mix):
+        classes = ["all"] + list(dict.fromkeys(k[2] for k in run.mix if k[0] == fn))
+        means = {i: mix_means(run, model, i, fn) for i in run.impls}
+        calls = next(m["all"][0] for m in means.values() if m)
+        modeled = any(m.get("all", (0, 0, 0, None))[3] is not None for m in means.values())
+        out.append((f"Fleet call mix, {fn} ({calls} calls): mean per call, {what}"
+                    + (f" · modeled {names} cycles" if modeled else "")
+                    + ", all calls and by size in bytes",
+                    ["implementation"] + classes,
+                    [[i] + [fig(m[c]) if c in m else "–" for c in classes]
+                     for i, m in means.items() if m]))
+    return out
 
 
 def big_tables(run):
@@ -386,6 +466,7 @@ def cmd_summary(args):
                          for n in sorted({k[4] for k in cells if k[0] == fn})
                          for impl in run.impls for v in [cells.get((fn, impl, d, s, n))] if v],
                         "rlrrrr"))
+    L += [x for t in mix_tables(run) for x in table(t)]
     L += [x for t in (big_tables(run) if run.big else []) for x in table(t)]
     pmu = [f for n, _, form, f in run.log.lines if form == "phase" and n > b.line]
     L += [""] * bool(pmu) + [f"PMU: {f['phase']}[{f['impl']}]: misaligned loads +{f['loads']} "
@@ -552,6 +633,12 @@ def report_md(run, args, sizes, targets, plots, model, tried, cores):
              for vd, c, t in targets], "lll"), True) + f"\n{run.ours}'s instructions, code size "
             "and modeled cycles, each at the worst pair of the cell, as tests/bench-targets.txt "
             "says; `make bench-check` checks the same.\n"]
+    if run.mix:
+        L += ["## Fleet call mix\n", "The calls Google's fleet makes (tests/fleet/, drawn by "
+              "tools/fleetmix.py; docs/benchmarks.md): each implementation makes the same calls; "
+              "the mean per call over all of them and per size class, counted as the sweep "
+              "counts" + (", and modeled by the cycle model" if model else "") + ".\n"]
+        L += [table(t, True) for t in mix_tables(run, model, cores)]
     if run.sweep:
         L += ["## Modeled cycles (SiFive U74 and U54, llvm-mca)\n"] + (
             model_md(run, model, cores) if model else ["The modeled columns are absent: " + (

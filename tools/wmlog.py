@@ -50,6 +50,12 @@ def _spec():
 FORMS, RECORDS = _spec()
 
 
+def _key_fields(kind):
+    """What names one cell of KIND: its fields before the first measured one."""
+    names = [n for n, _ in RECORDS[kind]]
+    return names[:min(names.index(m) for m in ("runs", "calls") if m in names)]
+
+
 class Bench:
     """One benchmark block, CSV:begin to CSV:end."""
 
@@ -59,6 +65,7 @@ class Bench:
         # Every record kind with an fn and an impl field is a measured cell.
         self.cells = {k: {} for k, spec in RECORDS.items()
                       if {"fn", "impl"} <= {name for name, _ in spec}}
+        self.keys = {k: _key_fields(k) for k in self.cells}
         self.order = []          # (kind, key) of every cell, in the log's order
         self.done = self.end = None
         self.records, self.crc = 0, zlib.crc32(b"")
@@ -80,7 +87,8 @@ class Bench:
             if rec["impl"] not in self.impls or rec["fn"] not in self.functions:
                 raise LogError(f"{where}: {rec['fn']}[{rec['impl']}] was not announced "
                                "by a CSV:impl or CSV:function line")
-            key = (rec["fn"], rec["impl"], rec["dst"], rec["src"], rec["n"])
+            # A cell's key: its fields before the measured ones (runs, calls).
+            key = tuple(rec[f] for f in self.keys[kind])
             if key in self.cells[kind]:
                 raise LogError(f"{where}: the cell {kind} {key} again")
             self.cells[kind][key] = rec

@@ -69,9 +69,10 @@ def test_benchmark(wordmerge_log, record_property):
     assert bench.done is not None, "the benchmark block has no closing record"
     assert bench.done["failures"] == 0, f"misaligned accesses counted: {bench.done}"
     record_property("cells", len(bench.order))
-    for kind, key in bench.order:
+    for kind, key in bench.order:     # key: fn, impl, then what names the cell
         c = bench.cells[kind][key]
-        record_property(f"{kind}:{c['fn']}[{c['impl']}]:{c['dst']},{'' if c['src'] is None else c['src']}:{c['n']}",
+        record_property(f"{kind}:{key[0]}[{key[1]}]:"
+                        + ",".join("" if v is None else str(v) for v in key[2:]),
                         f"cycles={c['cycles']} instret={c['instret']}")
 
 

@@ -95,8 +95,8 @@ def main():
         vars(i), line=i.text.rsplit(" ", 1)[0] + " {L}", rvc=False))
         if i.text.startswith("jal ") else i for pc, i in info.items()}
     calls = good[-1]
-    x = cycles.run_mca(cycles.mca_text(calls, as_written), "sifive-u74", cycles.count(calls),
-                       strict=False)
+    x = cycles.run_mca([cycles.mca_text(calls, as_written)], "sifive-u74",
+                       [cycles.count(calls)], strict=False)[0]
     ok(x - res[calls]["u74"] >= 100, f"calls_{K_LONG} unconverted (jal ra as written): {x} "
        f"U74 cycles against {res[calls]['u74']}: the conversion avoids llvm-mca's 100-cycle call")
 
