@@ -385,7 +385,6 @@ static inline const word *wm_words_fwd(word *dw, const word *sw, word *dend)
 		*dw++ = *sw++;
 		HOLD(sw);
 	}
-	dw = dblk;	/* saying so keeps the compiler from recomputing it */
 	while (dw != dend) {
 		{ R8(LOAD_FWD) HOLD_GROUP R8(STORE_FWD) }
 		dw += 8;
@@ -419,7 +418,13 @@ static inline const word *wm_words_bwd(word *dw, const word *sw, word *dstop)
 		*--dw = *--sw;
 		HOLD(sw);
 	}
-	dw = dblk;	/* saying so keeps the compiler from recomputing it */
+	/*
+	 * Saying so keeps GCC from recomputing dw here.  The forward copy
+	 * does without: there GCC needs no telling, and the statement made
+	 * clang count the odd words in a register of its own and copy both
+	 * pointers on every word.
+	 */
+	dw = dblk;
 	while (dw != dstop) {
 		{ R8(LOAD_BWD) HOLD_GROUP R8(STORE_BWD) }
 		dw -= 8;
