@@ -210,35 +210,40 @@ static inline word wm_load_last(const unsigned char *s, uintptr_t k)
 /*
  * Store the first bytes of x from d up to the next word boundary, with
  * naturally aligned stores: a byte if d is odd, then a halfword, then (on
- * 64-bit) a word.
+ * 64-bit) a word.  same: x holds one byte value in every byte (memset's),
+ * so that what is left to store needs no shifting.
  */
-static inline void wm_store_head(unsigned char *d, word x)
+static inline void wm_store_head(unsigned char *d, word x, int same)
 {
 	if ((uintptr_t)d & 1) {
 		*d = (unsigned char)FIRST(x, 8);
-		x = DROP(x, 8);
+		if (!same)
+			x = DROP(x, 8);
 		d += 1;
 	}
 	if ((uintptr_t)d & 2) {
 		*(u16 *)d = (uint16_t)FIRST(x, 16);
-		x = DROP(x, 16);
+		if (!same)
+			x = DROP(x, 16);
 		d += 2;
 	}
 	if (WSIZE == 8 && ((uintptr_t)d & 4))
 		*(u32 *)d = (uint32_t)FIRST(x, 32);
 }
 
-/* Store the first r < WSIZE bytes of x at the word-aligned d. */
-static inline void wm_store_tail(unsigned char *d, word x, uintptr_t r)
+/* Store the first r < WSIZE bytes of x at the word-aligned d; same as above. */
+static inline void wm_store_tail(unsigned char *d, word x, uintptr_t r, int same)
 {
 	if (WSIZE == 8 && (r & 4)) {
 		*(u32 *)d = (uint32_t)FIRST(x, 32);
-		x = DROP(x, WBITS == 64 ? 32 : 0);
+		if (!same)
+			x = DROP(x, WBITS == 64 ? 32 : 0);
 		d += 4;
 	}
 	if (r & 2) {
 		*(u16 *)d = (uint16_t)FIRST(x, 16);
-		x = DROP(x, 16);
+		if (!same)
+			x = DROP(x, 16);
 		d += 2;
 	}
 	if (r & 1)
@@ -261,7 +266,7 @@ void *wm_tail_fwd(void *dst, unsigned char *d, word x, const unsigned char *s, u
 			HOLD(s);
 		}
 	} else {
-		wm_store_tail(d, x, r);
+		wm_store_tail(d, x, r, 0);
 	}
 	HOLD(dst);
 	return dst;
@@ -328,7 +333,7 @@ static inline void wm_head_fwd(unsigned char *d, const unsigned char *s, uintptr
 			HOLD(s);
 		}
 	} else {
-		wm_store_head(d, wm_load_first(s, k));
+		wm_store_head(d, wm_load_first(s, k), 0);
 	}
 }
 
@@ -850,7 +855,7 @@ WM_NO_LIBCALLS void *WM_NAME(memset)(void *dst, int c, size_t n)
 					HOLD(v);
 				}
 			} else {
-				wm_store_head(d, w);
+				wm_store_head(d, w, 1);
 				d += head;
 			}
 		}
@@ -897,7 +902,7 @@ WM_NO_LIBCALLS void *WM_NAME(memset)(void *dst, int c, size_t n)
 		n &= WMASK;
 		if (!WM_SMALL_CODE) {
 			if (n)
-				wm_store_tail(d, w, n);
+				wm_store_tail(d, w, n, 1);
 			return dst;
 		}
 	}
