@@ -769,6 +769,7 @@ void *wm_bytes_fwd(void *dst, const void *src, size_t n)
 			d[1] = b1;
 			d[2] = b2;
 			d[3] = b3;
+			HOLD(s);
 		}
 		n &= 3;
 	}
