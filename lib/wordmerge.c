@@ -365,8 +365,10 @@ static inline void wm_head_bwd(unsigned char *e, const unsigned char *s, uintptr
 
 /*
  * Step 2, forward: whole words from the word-aligned sw to dw, up to dend;
- * returns where sw ends.  The odd words one at a time,
- * then sixteen per iteration, in two groups of eight, each group all loaded
+ * returns where sw ends.  The odd words: one if their count is odd, then
+ * pairs (a pair loaded before it is stored: one word at a time, clang
+ * stored each word right after its load, which then waits for it); then
+ * sixteen per iteration, in two groups of eight, each group all loaded
  * before any of it is stored.
  */
 #define LOAD_FWD(i) word w##i = sw[i];
@@ -386,8 +388,16 @@ static inline const word *wm_words_fwd(word *dw, const word *sw, word *dend)
 			} while (dw != dend);
 		return sw;
 	}
-	while (dw != dblk) {
+	if (((uintptr_t)dend - (uintptr_t)dw) & WSIZE)
 		*dw++ = *sw++;
+	while (dw != dblk) {
+		word w0 = sw[0], w1 = sw[1];
+
+		HOLD2(w0, w1);
+		dw[0] = w0;
+		dw[1] = w1;
+		dw += 2;
+		sw += 2;
 		HOLD(sw);
 	}
 	while (dw != dend) {
