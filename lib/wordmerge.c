@@ -210,28 +210,28 @@ static inline word wm_load_last(const unsigned char *s, uintptr_t k)
 /*
  * Store the first bytes of x from d up to the next word boundary, with
  * naturally aligned stores: a byte if d is odd, then a halfword, then (on
- * 64-bit) a word.  same: x holds one byte value in every byte (memset's),
- * so that what is left to store needs no shifting.
+ * 64-bit) a word.
  */
-static inline void wm_store_head(unsigned char *d, word x, int same)
+static inline void wm_store_head(unsigned char *d, word x)
 {
 	if ((uintptr_t)d & 1) {
 		*d = (unsigned char)FIRST(x, 8);
-		if (!same)
-			x = DROP(x, 8);
+		x = DROP(x, 8);
 		d += 1;
 	}
 	if ((uintptr_t)d & 2) {
 		*(u16 *)d = (uint16_t)FIRST(x, 16);
-		if (!same)
-			x = DROP(x, 16);
+		x = DROP(x, 16);
 		d += 2;
 	}
 	if (WSIZE == 8 && ((uintptr_t)d & 4))
 		*(u32 *)d = (uint32_t)FIRST(x, 32);
 }
 
-/* Store the first r < WSIZE bytes of x at the word-aligned d; same as above. */
+/*
+ * Store the first r < WSIZE bytes of x at the word-aligned d.  same: every
+ * byte of x is the same (memset's word), so what is left needs no shifting.
+ */
 static inline void wm_store_tail(unsigned char *d, word x, uintptr_t r, int same)
 {
 	if (WSIZE == 8 && (r & 4)) {
@@ -333,7 +333,7 @@ static inline void wm_head_fwd(unsigned char *d, const unsigned char *s, uintptr
 			HOLD(s);
 		}
 	} else {
-		wm_store_head(d, wm_load_first(s, k), 0);
+		wm_store_head(d, wm_load_first(s, k));
 	}
 }
 
@@ -866,8 +866,19 @@ WM_NO_LIBCALLS void *WM_NAME(memset)(void *dst, int c, size_t n)
 					HOLD(v);
 				}
 			} else {
-				wm_store_head(d, w, 1);
+				/*
+				 * Every byte of w is b: each store's
+				 * place follows from head alone (a byte
+				 * if it is odd, then a halfword, then a
+				 * word, ending at the boundary).
+				 */
 				d += head;
+				if (head & 1)
+					*(d - head) = b;
+				if (head & 2)
+					*(u16 *)(d - (head & 6)) = (uint16_t)w;
+				if (WSIZE == 8 && (head & 4))
+					*(u32 *)(d - 4) = (uint32_t)w;
 			}
 		}
 		/*
@@ -878,8 +889,8 @@ WM_NO_LIBCALLS void *WM_NAME(memset)(void *dst, int c, size_t n)
 		 * first block of four goes at dw and the loop starts just far
 		 * enough on for its blocks to end where the big blocks begin:
 		 * storing the same value twice over the overlap costs less
-		 * than a loop for the odd words.  Below four words, one at a
-		 * time.
+		 * than a loop for the odd words.  Below four words, the same
+		 * overlap: the first and the last word, and the second.
 		 */
 		dw = (word *)d;
 		dend = END(word *, d, n & ~WMASK);
@@ -902,8 +913,12 @@ WM_NO_LIBCALLS void *WM_NAME(memset)(void *dst, int c, size_t n)
 				dw += 32;
 			}
 #undef SET_PAIR
-		}
-		if (dw != dend) {
+		} else if (!WM_SMALL_CODE) {
+			dw[0] = w;
+			dend[-1] = w;
+			if (n & 2 * WSIZE)
+				dw[1] = w;
+		} else if (dw != dend) {
 			do
 				*dw++ = w;
 			while (dw != dend);
