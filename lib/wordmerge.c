@@ -848,10 +848,14 @@ WM_NO_LIBCALLS void *WM_NAME(memset)(void *dst, int c, size_t n)
 	unsigned char b = (unsigned char)c;
 	word v = b;	/* held in the byte loops, as a word: no extension */
 
-	/* Bytes below one word, and up to two words if dst is not aligned. */
+	/*
+	 * Bytes below one word, and up to two words if dst is not aligned.
+	 * "At least one word" as n / WSIZE: written n > WSIZE - 1, GCC loaded
+	 * that constant on the misaligned path too.
+	 */
 	if (!WM_SMALL_CODE && !n)
 		return dst;
-	if (n > ((WM_SMALL_CODE || !((uintptr_t)d & WMASK)) ? WSIZE - 1 : 2 * WSIZE)) {
+	if ((WM_SMALL_CODE || !((uintptr_t)d & WMASK)) ? n / WSIZE : n > 2 * WSIZE) {
 		/* ~0 / 0xff is 0x0101...01: one copy of b in every byte. */
 		word w = (word)b * (~(word)0 / 0xff);
 		uintptr_t head = -(uintptr_t)d & WMASK;
