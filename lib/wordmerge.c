@@ -258,7 +258,7 @@ static inline void wm_store_tail(unsigned char *d, word x, uintptr_t r, int same
  * the co-aligned and the merging copy.
  */
 WM_NO_LIBCALLS static __attribute__((noinline))
-void *wm_tail_fwd(void *dst, unsigned char *d, word x, const unsigned char *s, uintptr_t r)
+void *wm_tail_fwd(void *dst, unsigned char *d, uintptr_t r, word x, const unsigned char *s)
 {
 	if (WM_SMALL_CODE) {
 		while (r--) {
@@ -557,7 +557,7 @@ void *wm_merge_fwd(void *dst, const unsigned char *s, size_t n, unsigned char *d
 		if (n * 8 > (uintptr_t)rs)
 			lo |= PUSH(sw[1], rs);
 	}
-	return wm_tail_fwd(dst, (unsigned char *)dw, lo, (const unsigned char *)sw + off, n);
+	return wm_tail_fwd(dst, (unsigned char *)dw, n, lo, (const unsigned char *)sw + off);
 }
 #undef MERGE4_FWD
 
@@ -689,8 +689,8 @@ void *wm_copy_fwd(void *dst, const void *src, size_t n)
 	/* 4. The tail, from one aligned source word. */
 	if (!(n & WMASK))
 		return dst;
-	return wm_tail_fwd(dst, (unsigned char *)dend, WM_SMALL_CODE ? 0 : *sw,
-			   (const unsigned char *)sw, n & WMASK);
+	return wm_tail_fwd(dst, (unsigned char *)dend, n & WMASK,
+			   WM_SMALL_CODE ? 0 : *sw, (const unsigned char *)sw);
 }
 
 /*
@@ -756,7 +756,7 @@ void *wm_small_words(void *dst, const void *src, size_t n)
 	}
 	if (!(n & WMASK))
 		return dst;
-	return wm_tail_fwd(dst, (unsigned char *)dw, x, (const unsigned char *)sw, n & WMASK);
+	return wm_tail_fwd(dst, (unsigned char *)dw, n & WMASK, x, (const unsigned char *)sw);
 }
 
 WM_NO_LIBCALLS static __attribute__((noinline))
