@@ -228,17 +228,22 @@ static inline void wm_store_head(unsigned char *d, word x)
 		*(u32 *)d = (uint32_t)FIRST(x, 32);
 }
 
-/* Store the first r < WSIZE bytes of x at the word-aligned d. */
-static inline void wm_store_tail(unsigned char *d, word x, uintptr_t r)
+/*
+ * Store the first r < WSIZE bytes of x at the word-aligned d.  same: every
+ * byte of x is the same (memset's word), so what is left needs no shifting.
+ */
+static inline void wm_store_tail(unsigned char *d, word x, uintptr_t r, int same)
 {
 	if (WSIZE == 8 && (r & 4)) {
 		*(u32 *)d = (uint32_t)FIRST(x, 32);
-		x = DROP(x, WBITS == 64 ? 32 : 0);
+		if (!same)
+			x = DROP(x, WBITS == 64 ? 32 : 0);
 		d += 4;
 	}
 	if (r & 2) {
 		*(u16 *)d = (uint16_t)FIRST(x, 16);
-		x = DROP(x, 16);
+		if (!same)
+			x = DROP(x, 16);
 		d += 2;
 	}
 	if (r & 1)
@@ -253,7 +258,7 @@ static inline void wm_store_tail(unsigned char *d, word x, uintptr_t r)
  * the co-aligned and the merging copy.
  */
 WM_NO_LIBCALLS static __attribute__((noinline))
-void *wm_tail_fwd(void *dst, unsigned char *d, word x, const unsigned char *s, uintptr_t r)
+void *wm_tail_fwd(void *dst, unsigned char *d, uintptr_t r, word x, const unsigned char *s)
 {
 	if (WM_SMALL_CODE) {
 		while (r--) {
@@ -261,7 +266,7 @@ void *wm_tail_fwd(void *dst, unsigned char *d, word x, const unsigned char *s, u
 			HOLD(s);
 		}
 	} else {
-		wm_store_tail(d, x, r);
+		wm_store_tail(d, x, r, 0);
 	}
 	HOLD(dst);
 	return dst;
@@ -360,8 +365,10 @@ static inline void wm_head_bwd(unsigned char *e, const unsigned char *s, uintptr
 
 /*
  * Step 2, forward: whole words from the word-aligned sw to dw, up to dend;
- * returns where sw ends.  The odd words one at a time,
- * then sixteen per iteration, in two groups of eight, each group all loaded
+ * returns where sw ends.  The odd words: one if their count is odd, then
+ * pairs (a pair loaded before it is stored: one word at a time, clang
+ * stored each word right after its load, which then waits for it); then
+ * sixteen per iteration, in two groups of eight, each group all loaded
  * before any of it is stored.
  */
 #define LOAD_FWD(i) word w##i = sw[i];
@@ -381,11 +388,18 @@ static inline const word *wm_words_fwd(word *dw, const word *sw, word *dend)
 			} while (dw != dend);
 		return sw;
 	}
-	while (dw != dblk) {
+	if (((uintptr_t)dend - (uintptr_t)dw) & WSIZE)
 		*dw++ = *sw++;
+	while (dw != dblk) {
+		word w0 = sw[0], w1 = sw[1];
+
+		HOLD2(w0, w1);
+		dw[0] = w0;
+		dw[1] = w1;
+		dw += 2;
+		sw += 2;
 		HOLD(sw);
 	}
-	dw = dblk;	/* saying so keeps the compiler from recomputing it */
 	while (dw != dend) {
 		{ R8(LOAD_FWD) HOLD_GROUP R8(STORE_FWD) }
 		dw += 8;
@@ -419,7 +433,13 @@ static inline const word *wm_words_bwd(word *dw, const word *sw, word *dstop)
 		*--dw = *--sw;
 		HOLD(sw);
 	}
-	dw = dblk;	/* saying so keeps the compiler from recomputing it */
+	/*
+	 * Saying so keeps GCC from recomputing dw here.  The forward copy
+	 * does without: there GCC needs no telling, and the statement made
+	 * clang count the odd words in a register of its own and copy both
+	 * pointers on every word.
+	 */
+	dw = dblk;
 	while (dw != dstop) {
 		{ R8(LOAD_BWD) HOLD_GROUP R8(STORE_BWD) }
 		dw -= 8;
@@ -537,7 +557,7 @@ void *wm_merge_fwd(void *dst, const unsigned char *s, size_t n, unsigned char *d
 		if (n * 8 > (uintptr_t)rs)
 			lo |= PUSH(sw[1], rs);
 	}
-	return wm_tail_fwd(dst, (unsigned char *)dw, lo, (const unsigned char *)sw + off, n);
+	return wm_tail_fwd(dst, (unsigned char *)dw, n, lo, (const unsigned char *)sw + off);
 }
 #undef MERGE4_FWD
 
@@ -669,8 +689,8 @@ void *wm_copy_fwd(void *dst, const void *src, size_t n)
 	/* 4. The tail, from one aligned source word. */
 	if (!(n & WMASK))
 		return dst;
-	return wm_tail_fwd(dst, (unsigned char *)dend, WM_SMALL_CODE ? 0 : *sw,
-			   (const unsigned char *)sw, n & WMASK);
+	return wm_tail_fwd(dst, (unsigned char *)dend, n & WMASK,
+			   WM_SMALL_CODE ? 0 : *sw, (const unsigned char *)sw);
 }
 
 /*
@@ -736,7 +756,7 @@ void *wm_small_words(void *dst, const void *src, size_t n)
 	}
 	if (!(n & WMASK))
 		return dst;
-	return wm_tail_fwd(dst, (unsigned char *)dw, x, (const unsigned char *)sw, n & WMASK);
+	return wm_tail_fwd(dst, (unsigned char *)dw, n & WMASK, x, (const unsigned char *)sw);
 }
 
 WM_NO_LIBCALLS static __attribute__((noinline))
@@ -759,6 +779,7 @@ void *wm_bytes_fwd(void *dst, const void *src, size_t n)
 			d[1] = b1;
 			d[2] = b2;
 			d[3] = b3;
+			HOLD(s);
 		}
 		n &= 3;
 	}
@@ -827,10 +848,14 @@ WM_NO_LIBCALLS void *WM_NAME(memset)(void *dst, int c, size_t n)
 	unsigned char b = (unsigned char)c;
 	word v = b;	/* held in the byte loops, as a word: no extension */
 
-	/* Bytes below one word, and up to two words if dst is not aligned. */
+	/*
+	 * Bytes below one word, and up to two words if dst is not aligned.
+	 * "At least one word" as n / WSIZE: written n > WSIZE - 1, GCC loaded
+	 * that constant on the misaligned path too.
+	 */
 	if (!WM_SMALL_CODE && !n)
 		return dst;
-	if (n > ((WM_SMALL_CODE || !((uintptr_t)d & WMASK)) ? WSIZE - 1 : 2 * WSIZE)) {
+	if ((WM_SMALL_CODE || !((uintptr_t)d & WMASK)) ? n / WSIZE : n > 2 * WSIZE) {
 		/* ~0 / 0xff is 0x0101...01: one copy of b in every byte. */
 		word w = (word)b * (~(word)0 / 0xff);
 		uintptr_t head = -(uintptr_t)d & WMASK;
@@ -845,8 +870,19 @@ WM_NO_LIBCALLS void *WM_NAME(memset)(void *dst, int c, size_t n)
 					HOLD(v);
 				}
 			} else {
-				wm_store_head(d, w);
+				/*
+				 * Every byte of w is b: each store's
+				 * place follows from head alone (a byte
+				 * if it is odd, then a halfword, then a
+				 * word, ending at the boundary).
+				 */
 				d += head;
+				if (head & 1)
+					*(d - head) = b;
+				if (head & 2)
+					*(u16 *)(d - (head & 6)) = (uint16_t)w;
+				if (WSIZE == 8 && (head & 4))
+					*(u32 *)(d - 4) = (uint32_t)w;
 			}
 		}
 		/*
@@ -857,8 +893,8 @@ WM_NO_LIBCALLS void *WM_NAME(memset)(void *dst, int c, size_t n)
 		 * first block of four goes at dw and the loop starts just far
 		 * enough on for its blocks to end where the big blocks begin:
 		 * storing the same value twice over the overlap costs less
-		 * than a loop for the odd words.  Below four words, one at a
-		 * time.
+		 * than a loop for the odd words.  Below four words, the same
+		 * overlap: the first and the last word, and the second.
 		 */
 		dw = (word *)d;
 		dend = END(word *, d, n & ~WMASK);
@@ -881,8 +917,12 @@ WM_NO_LIBCALLS void *WM_NAME(memset)(void *dst, int c, size_t n)
 				dw += 32;
 			}
 #undef SET_PAIR
-		}
-		if (dw != dend) {
+		} else if (!WM_SMALL_CODE) {
+			dw[0] = w;
+			dend[-1] = w;
+			if (n & 2 * WSIZE)
+				dw[1] = w;
+		} else if (dw != dend) {
 			do
 				*dw++ = w;
 			while (dw != dend);
@@ -892,7 +932,7 @@ WM_NO_LIBCALLS void *WM_NAME(memset)(void *dst, int c, size_t n)
 		n &= WMASK;
 		if (!WM_SMALL_CODE) {
 			if (n)
-				wm_store_tail(d, w, n);
+				wm_store_tail(d, w, n, 1);
 			return dst;
 		}
 	}

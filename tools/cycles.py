@@ -13,7 +13,7 @@ instructions the call executed under QEMU, by LLVM's machine-code analyzer.
       the cells each metric made better, kept or made worse, the totals, each
       cell made worse; with --within, a check instead (exit status 1 if not):
       AFTER's totals (cells, mix) and largest cells at most PCT % above
-      BEFORE's, or [--ceiling PCT] UNMET within that recorded ceiling
+      BEFORE's
 
 How a cell becomes cycles, why a jump goes to llvm-mca as c.j or c.jr, and the
 CSV's format: docs/benchmarks.md, "How the model works".  Bad input: a message,
@@ -588,7 +588,7 @@ def cmd_compare(a):
         raise Error(f"{a.before} and {a.after} have no cell in common")
     print(f"{len(keys)} cells in both ({a.before} -> {a.after})")
     if a.within is not None:
-        return within(rows, keys, a.within, a.ceiling)
+        return within(rows, keys, a.within)
     worse = []
     for m, name in (("ins", "instructions"), ("u74", "U74 model"), ("u54", "U54 model")):
         b, f = (sum(r[k][m] for k in keys) for r in rows)
@@ -602,11 +602,10 @@ def cmd_compare(a):
               f"{name} {x} -> {y}")
 
 
-def within(rows, keys, pct, ceiling=None):
+def within(rows, keys, pct):
     """PASS:/FAIL: lines: AFTER's total U74 and U54 cycles over the cells and
     over the mix, and each cell at the largest size (the steady-state loops),
-    at most pct % above BEFORE's; UNMET, not FAIL, up to ceiling % (a target
-    not met yet, with the figure it had when that was recorded)."""
+    at most pct % above BEFORE's."""
     cells, mix = ([k for k in keys if (k[1] == "mix") == m] for m in (False, True))
     top = max(k[5] for k in cells)
     checks = [(f"total {m.upper()} cycles over {what}", [m], ks)
@@ -619,11 +618,9 @@ def within(rows, keys, pct, ceiling=None):
         for m in ms:
             b, f = (sum(r[k][m] for k in ks) for r in rows)
             ok = f <= b * (1 + pct / 100)
-            unmet = not ok and ceiling is not None and f <= b * (1 + ceiling / 100)
-            bad += not ok and not unmet
-            print(f"{'PASS' if ok else 'UNMET' if unmet else 'FAIL'}: {what}: {m.upper()} {b} -> "
-                  f"{f} ({f / b - 1:+.1%}) {'<=' if ok else '>'} {pct:g} % more"
-                  + (f", within the recorded ceiling {ceiling:g} %" if unmet else ""))
+            bad += not ok
+            print(f"{'PASS' if ok else 'FAIL'}: {what}: {m.upper()} {b} -> "
+                  f"{f} ({f / b - 1:+.1%}) {'<=' if ok else '>'} {pct:g} % more")
     return 1 if bad else 0
 
 def main(argv=None):
@@ -647,8 +644,6 @@ def main(argv=None):
     c.add_argument("after")
     c.add_argument("--within", type=float, metavar="PCT", help="check instead: the totals "
                    "and the largest cells at most PCT %% above BEFORE's (exit status 1 if not)")
-    c.add_argument("--ceiling", type=float, metavar="PCT", help="with --within: above PCT "
-                   "%% only UNMET, not a failure (a recorded ceiling)")
     for q in (p, t, c):
         q.add_argument("--impl", action="append", help="only this implementation (repeatable)")
     a = ap.parse_args(argv)
