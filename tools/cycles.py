@@ -550,6 +550,13 @@ def mix_table(rows, impls):
                 m = means[(fn, i)]
                 print(f"{i:15}" + "".join(f" | {m[c][1]:6.1f} {m[c][2]:6.1f} {m[c][3]:6.1f}"
                                           if c in m else f" | {'-':^20}" for c in classes))
+        # Ours (the first, and its clang build) against the fastest of the others, per core.
+        others = [i for i in impls if not i.startswith(impls[0]) and (fn, i) in means]
+        for i in (i for i in impls if i.startswith(impls[0]) and others and (fn, i) in means):
+            print(f"{i} / fastest other:" + "".join(
+                f" {core} {means[(fn, i)]['all'][k] / means[(fn, b)]['all'][k]:.2f} ({b})"
+                for core, k in (("U74", 2), ("U54", 3))
+                for b in [min(others, key=lambda o: means[(fn, o)]["all"][k])]))
 
 
 def cmd_table(a):
