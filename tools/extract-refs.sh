@@ -50,4 +50,12 @@ for sym in memcpy memmove memset; do
 		set -- "$@" --redefine-sym "$sym=${prefix}_$sym"
 	fi
 done
+# Their other global functions (glibc's _wordcopy_* helpers) get the prefix
+# too: no clash with another implementation's, and the report counts every
+# PREFIX_ function in the implementation's code size.
+for sym in $(printf '%s\n' "$defined" | awk '$(NF-1) == "T" { print $NF }'); do
+	case $sym in memcpy|memmove|memset|__memcpy|__memmove|__memset|"${prefix}"_*) ;;
+	*) set -- "$@" --redefine-sym "$sym=${prefix}_$sym" ;;
+	esac
+done
 "${cross}objcopy" "$@" "$dir/all.o" "$out"

@@ -121,8 +121,14 @@ def read_elf(path, run):
                        f"log says {addr})")
     libfile = syms["memcpy"].file or ""     # lib's: every function of memcpy's source file
     lib = sorted((f.name, f.size) for f in syms.values() if f.size and (f.file or "") == libfile)
+    # Another implementation's total: every function with its prefix (its memcpy's symbol
+    # less "memcpy"), which tools/extract-refs.sh gives a peer's helpers too.
+    prefixes = {i: s[:-len("memcpy")] for (i, fn), s in run.b.symbols.items()
+                if fn == "memcpy" and s.endswith("_memcpy")}
     return {"elf": path, "libfile": libfile, "lib": lib, "lib_total": sum(s for _, s in lib),
-            "size": {k: syms[s].size for k, s in run.b.symbols.items()}}
+            "size": {k: syms[s].size for k, s in run.b.symbols.items()},
+            "total": {i: sum(f.size for f in syms.values() if f.name.startswith(p))
+                      for i, p in prefixes.items()}}
 
 
 def read_cycles(path, run):
@@ -327,9 +333,11 @@ def size_table(run, sizes):
     """Code size: the functions of each implementation; lib's total with its helpers."""
     return (f"Code size, bytes of .text after link-time relaxation; {run.ours}'s total with the "
             f"static helpers of {os.path.basename(sizes['libfile'])}: "
-            + ", ".join(f"{n} {s}" for n, s in sizes["lib"] if n not in run.symfns),
+            + ", ".join(f"{n} {s}" for n, s in sizes["lib"] if n not in run.symfns)
+            + "; another's with its helpers (its symbols' prefix)",
             ["implementation", *run.symfns, "total"],
-            [[impl, *sz, sizes["lib_total"] if impl == run.ours else sum(sz)] for impl in
+            [[impl, *sz, sizes["lib_total"] if impl == run.ours else
+              sizes["total"].get(impl, sum(sz))] for impl in
              run.b.impls for sz in [[sizes["size"][(impl, f)] for f in run.symfns]]])
 
 
