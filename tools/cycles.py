@@ -523,16 +523,24 @@ def read_csv(path, impls=None):
     return lines[1:i], rows
 
 
-def mix_means(rows):
-    """{(fn, impl): {class or 'all': (calls, ins, u74, u54 per call)}} of the mix rows."""
+def class_means(recs, fields):
+    """{(fn, impl): {class or 'all': (calls, each field's mean per call)}} of fleet-mix
+    records, given as (fn, impl, class, record) with the record's calls and FIELDS summed
+    over its class (the model's rows here, the log's CSV:mix lines in report.py)."""
     out = {}
-    for r in (r for r in rows if r["kind"] == "mix"):
-        for c in (r["cls"], "all"):
-            got = out.setdefault((r["fn"], r["impl"]), {}).setdefault(c, [0, 0, 0, 0])
-            for i, k in enumerate(("calls", "ins", "u74", "u54")):
+    for fn, impl, cls, r in recs:
+        for c in (cls, "all"):
+            got = out.setdefault((fn, impl), {}).setdefault(c, [0] * (1 + len(fields)))
+            for i, k in enumerate(("calls", *fields)):
                 got[i] += r[k]
     return {k: {c: (v[0], *(x / v[0] for x in v[1:])) for c, v in by.items()}
             for k, by in out.items()}
+
+
+def mix_means(rows):
+    """class_means of the model's mix rows: instructions, U74 and U54 cycles per call."""
+    return class_means(((r["fn"], r["impl"], r["cls"], r) for r in rows if r["kind"] == "mix"),
+                       ("ins", "u74", "u54"))
 
 
 def mix_table(rows, impls):

@@ -259,19 +259,13 @@ def verdict(cell, x, text, bound, ceil, pre=""):
 
 def mix_means(run, model, impl, fn):
     """{class or 'all': (calls, instructions, cycles, u74, u54 per call)} of impl's fn in the
-    fleet call mix: the log's figures and the model's (None where it has none)."""
-    sums = {}
-    for (f, i, cls), v in run.mix.items():
-        if (f, i) != (fn, impl):
-            continue
-        m = model["mix"].get((f, i, cls)) if model else None
-        for c in (cls, "all"):
-            s = sums.setdefault(c, [0, 0, 0, 0, 0, True])
-            s[:5] = [a + b for a, b in zip(s[:5], (v["calls"], v["instret"], v["cycles"],
-                                                   m and m["u74"] or 0, m and m["u54"] or 0))]
-            s[5] &= m is not None
-    return {c: (s[0], *(x / s[0] for x in s[1:3]), *((x / s[0] for x in s[3:5]) if s[5]
-                                                     else (None, None))) for c, s in sums.items()}
+    fleet call mix: the log's figures and the model's (None where it lacks some of the calls)."""
+    def means(recs, fields):
+        return cycles.class_means(((*k, v) for k, v in recs.items()), fields).get((fn, impl), {})
+    log = means(run.mix, ("instret", "cycles"))
+    mod = means(model["mix"], ("u74", "u54")) if model else {}
+    return {c: (*m, *(mod[c][1:] if c in mod and mod[c][0] == m[0] else (None, None)))
+            for c, m in log.items()}
 
 
 def mix_target(run, fn, cls, core, model):
