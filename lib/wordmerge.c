@@ -39,10 +39,13 @@
  *
  * Every word, halfword and byte access in this C code is to an address that
  * is a multiple of its size: on cores that trap misaligned accesses (SiFive
- * U54/U74, where OpenSBI then emulates them ~100x slower) we never trap.  No
- * source word is read that lies wholly outside [src, src + n).  (Pointing
- * an aligned word pointer below src is, to the letter of ISO C, outside the
- * object; GCC and clang, the compilers we build and test with, define it.)
+ * U54/U74, where OpenSBI then emulates them ~100x slower) we never trap.
+ * Nothing is stored outside [dst, dst + n).  The loops load whole aligned
+ * words inside [src, src + n); only the source words at the two ends of a
+ * call can also hold bytes outside it (EDGE() below says how they are read
+ * and how lib stays inside the objects under a checker).  Addresses that
+ * can leave the objects, such as the aligned word below src, are computed
+ * as integers (uintptr_t), not by pointer arithmetic.
  *
  * Compilers may turn a byte loop into a call to memcpy or memset, which here
  * would be a call to ourselves: HOLD() and WM_NO_LIBCALLS below switch that
@@ -110,19 +113,75 @@ typedef uint16_t __attribute__((may_alias)) u16;
  * moving the rest towards the first position; PUSH(x, b) moves the bytes b
  * bits towards the last position.  FIRST(x, n) and LAST(x, n) are the first
  * and last n bits' worth of bytes, as a value to store with an n-bit store.
+ * AT(b, i) is the byte b as the word's i-th byte in address order.
  */
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #define DROP(x, b) ((x) >> (b))
 #define PUSH(x, b) ((x) << (b))
 #define FIRST(x, n) (x)
 #define LAST(x, n) ((x) >> (WBITS - (n)))
+#define AT(b, i) ((word)(b) << (8 * (i)))
 #elif defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
 #define DROP(x, b) ((x) << (b))
 #define PUSH(x, b) ((x) >> (b))
 #define FIRST(x, n) ((x) >> (WBITS - (n)))
 #define LAST(x, n) (x)
+#define AT(b, i) ((word)(b) << (WBITS - 8 - 8 * (i)))
 #else
 #error "wordmerge needs the compiler's __BYTE_ORDER__"
+#endif
+
+/*
+ * The source words at the ends of a call.  When src or src + n is not
+ * word-aligned, the aligned word that holds the first (or the last) source
+ * byte also holds bytes outside [src, src + n); so may the last word a
+ * merging loop loads.  EDGE(p, lo, hi) is such a word: the aligned word at
+ * p, of which only the bytes in [lo, hi) are used.
+ *   - By default it is one aligned word load, as in Linux's word-at-a-time
+ *     code (read_word_at_a_time()): the word never crosses a word boundary,
+ *     so never a page, and its bytes outside [lo, hi) are shifted away.
+ *   - Under a checker that knows each object's exact end, the bytes outside
+ *     are not read at all (WM_EXACT): AddressSanitizer (GCC and clang, also
+ *     the kernel's KASAN) and HWASan are seen from the compiler's macros;
+ *     -DWM_EXACT=1 asks for it under any other (Valgrind's memcheck with
+ *     --partial-loads-ok=no, memory tagging, capability hardware).  The word
+ *     is then loaded whole only when it lies inside [lo, hi), else byte by
+ *     byte from the bytes inside.  Every load is then inside the caller's
+ *     objects and is one the checker instruments, so the checker itself
+ *     checks the caller's exact ranges: a call that runs past its object is
+ *     still reported, at the first byte outside.
+ * The default build's code does not change with this: EDGE(p, lo, hi) is
+ * *p, and lo and hi are not evaluated.
+ */
+#ifndef WM_EXACT
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_HWADDRESS__)
+#define WM_EXACT 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(hwaddress_sanitizer)
+#define WM_EXACT 1
+#endif
+#endif
+#endif
+#ifndef WM_EXACT
+#define WM_EXACT 0
+#endif
+
+#if WM_EXACT
+WM_NO_LIBCALLS static inline word wm_edge(const word *p, uintptr_t lo, uintptr_t hi)
+{
+	uintptr_t a = (uintptr_t)p, i;
+	word x = 0;
+
+	if (a >= lo && a + WSIZE <= hi)
+		return *p;
+	for (i = 0; i < WSIZE; i++)
+		if (a + i >= lo && a + i < hi)
+			x |= AT(*(const unsigned char *)(a + i), i);
+	return x;
+}
+#define EDGE(p, lo, hi) wm_edge(p, (uintptr_t)(lo), (uintptr_t)(hi))
+#else
+#define EDGE(p, lo, hi) (*(p))
 #endif
 
 /*
@@ -176,15 +235,15 @@ typedef uint16_t __attribute__((may_alias)) u16;
 static inline word wm_load_first(const unsigned char *s, uintptr_t k)
 {
 	uintptr_t off = (uintptr_t)s & WMASK;
-	const word *sw = (const word *)(s - off);
-	word x = sw[0];
+	const word *sw = (const word *)((uintptr_t)s - off);
+	word x = EDGE(sw, s, (uintptr_t)s + k);
 
 	if (off) {
 		int ls = (int)off * 8;
 
 		x = DROP(x, ls);
 		if (off + k > WSIZE)
-			x |= PUSH(sw[1], WBITS - ls);
+			x |= PUSH(EDGE(sw + 1, s, (uintptr_t)s + k), WBITS - ls);
 	}
 	return x;
 }
@@ -196,14 +255,14 @@ static inline word wm_load_first(const unsigned char *s, uintptr_t k)
 static inline word wm_load_last(const unsigned char *s, uintptr_t k)
 {
 	uintptr_t off = (uintptr_t)s & WMASK;
-	const word *sw = (const word *)(s - off);
+	const word *sw = (const word *)((uintptr_t)s - off);
 	word x;
 
 	if (!off)
-		return sw[-1];
-	x = PUSH(sw[0], WBITS - (int)off * 8);
+		return EDGE(sw - 1, (uintptr_t)s - k, s);
+	x = PUSH(EDGE(sw, (uintptr_t)s - k, s), WBITS - (int)off * 8);
 	if (k > off)
-		x |= DROP(sw[-1], (int)off * 8);
+		x |= DROP(EDGE(sw - 1, (uintptr_t)s - k, s), (int)off * 8);
 	return x;
 }
 
@@ -469,49 +528,49 @@ static inline const word *wm_words_bwd(word *dw, const word *sw, word *dstop)
  * A function of its own, called in tail position, so that only this path
  * saves the registers its loop needs.
  */
-#define MERGE4_FWD(lo, w1, w2, w3, w4, i) {           \
-	word m0, m1, m2, m3, p3;                      \
-	w1 = sw[(i) + 1];                            \
-	w2 = sw[(i) + 2];                            \
-	w3 = sw[(i) + 3];                            \
-	w4 = sw[(i) + 4];                            \
-	m0 = DROP(lo, ls);                            \
-	m1 = DROP(w1, ls);                            \
-	m2 = DROP(w2, ls);                            \
-	m3 = DROP(w3, ls);                            \
-	w1 = PUSH(w1, rs);                            \
-	w2 = PUSH(w2, rs);                            \
-	w3 = PUSH(w3, rs);                            \
-	p3 = PUSH(w4, rs);                            \
-	HOLD4(m0, m1, m2, m3);                        \
-	HOLD4(w1, w2, w3, p3);                        \
-	m0 |= w1;                                     \
-	m1 |= w2;                                     \
-	m2 |= w3;                                     \
-	m3 |= p3;                                     \
-	HOLD4(m0, m1, m2, m3);                        \
-	dw[(i) + 0] = m0;                             \
-	dw[(i) + 1] = m1;                             \
-	dw[(i) + 2] = m2;                             \
-	dw[(i) + 3] = m3;                             \
+#define MERGE4_FWD(lo, w1, w2, w3, w4, i) {                 \
+	word m0, m1, m2, m3, p3;                            \
+	w1 = EDGE(sw + (i) + 1, s, (uintptr_t)s + n);       \
+	w2 = EDGE(sw + (i) + 2, s, (uintptr_t)s + n);       \
+	w3 = EDGE(sw + (i) + 3, s, (uintptr_t)s + n);       \
+	w4 = EDGE(sw + (i) + 4, s, (uintptr_t)s + n);       \
+	m0 = DROP(lo, ls);                                  \
+	m1 = DROP(w1, ls);                                  \
+	m2 = DROP(w2, ls);                                  \
+	m3 = DROP(w3, ls);                                  \
+	w1 = PUSH(w1, rs);                                  \
+	w2 = PUSH(w2, rs);                                  \
+	w3 = PUSH(w3, rs);                                  \
+	p3 = PUSH(w4, rs);                                  \
+	HOLD4(m0, m1, m2, m3);                              \
+	HOLD4(w1, w2, w3, p3);                              \
+	m0 |= w1;                                           \
+	m1 |= w2;                                           \
+	m2 |= w3;                                           \
+	m3 |= p3;                                           \
+	HOLD4(m0, m1, m2, m3);                              \
+	dw[(i) + 0] = m0;                                   \
+	dw[(i) + 1] = m1;                                   \
+	dw[(i) + 2] = m2;                                   \
+	dw[(i) + 3] = m3;                                   \
 }
 WM_NO_LIBCALLS static __attribute__((noinline))
 void *wm_merge_fwd(void *dst, const unsigned char *s, size_t n, unsigned char *d)
 {
 	uintptr_t off = (uintptr_t)s & WMASK;
-	const word *sw = (const word *)(s - off);
+	const word *sw = (const word *)((uintptr_t)s - off);
 	word *dw = (word *)d;
 	word *dend;
 	int ls = (int)off * 8;
 	int rs = WBITS - ls;
-	word lo = sw[0], w1, w2, w3, hi;
+	word lo = EDGE(sw, s, (uintptr_t)s + n), w1, w2, w3, hi;
 
 	if (WM_SMALL_CODE) {
 		/* One at a time, bottom-tested as in wm_words_fwd. */
 		dend = END(word *, d, n & ~WMASK);
 		if (dw != dend) {
 			do {
-				hi = *++sw;
+				hi = EDGE(++sw, s, (uintptr_t)s + n);
 				*dw++ = MERGE(lo, hi, ls, rs);
 				lo = hi;
 				HOLD(sw);
@@ -534,16 +593,16 @@ void *wm_merge_fwd(void *dst, const unsigned char *s, size_t n, unsigned char *d
 		 */
 		dend = (word *)((unsigned char *)dw + (n & 6 * WSIZE));
 		while (dw != dend) {
-			hi = sw[1];
+			hi = EDGE(sw + 1, s, (uintptr_t)s + n);
 			dw[0] = MERGE(lo, hi, ls, rs);
-			lo = sw[2];
+			lo = EDGE(sw + 2, s, (uintptr_t)s + n);
 			dw[1] = MERGE(hi, lo, ls, rs);
 			dw += 2;
 			sw += 2;
 			HOLD2(dw, sw);
 		}
 		if (n & WSIZE) {
-			hi = *++sw;
+			hi = EDGE(++sw, s, (uintptr_t)s + n);
 			*dw++ = MERGE(lo, hi, ls, rs);
 			lo = hi;
 		}
@@ -555,7 +614,7 @@ void *wm_merge_fwd(void *dst, const unsigned char *s, size_t n, unsigned char *d
 	if (!WM_SMALL_CODE) {
 		lo = DROP(lo, ls);
 		if (n * 8 > (uintptr_t)rs)
-			lo |= PUSH(sw[1], rs);
+			lo |= PUSH(EDGE(sw + 1, (uintptr_t)s, (uintptr_t)sw + off + n), rs);
 	}
 	return wm_tail_fwd(dst, (unsigned char *)dw, n, lo, (const unsigned char *)sw + off);
 }
@@ -567,48 +626,48 @@ void *wm_merge_fwd(void *dst, const unsigned char *s, size_t n, unsigned char *d
  * image of wm_merge_fwd: the aligned word at s - off holds src's last off
  * bytes, and `hi` carries the last word loaded, going down.
  */
-#define MERGE4_BWD(hi, w1, w2, w3, w4, i) {           \
-	word m0, m1, m2, m3, p3;                      \
-	w1 = sw[-(i) - 1];                           \
-	w2 = sw[-(i) - 2];                           \
-	w3 = sw[-(i) - 3];                           \
-	w4 = sw[-(i) - 4];                           \
-	m0 = PUSH(hi, rs);                            \
-	m1 = PUSH(w1, rs);                            \
-	m2 = PUSH(w2, rs);                            \
-	m3 = PUSH(w3, rs);                            \
-	w1 = DROP(w1, ls);                            \
-	w2 = DROP(w2, ls);                            \
-	w3 = DROP(w3, ls);                            \
-	p3 = DROP(w4, ls);                            \
-	HOLD4(m0, m1, m2, m3);                        \
-	HOLD4(w1, w2, w3, p3);                        \
-	m0 |= w1;                                     \
-	m1 |= w2;                                     \
-	m2 |= w3;                                     \
-	m3 |= p3;                                     \
-	HOLD4(m0, m1, m2, m3);                        \
-	dw[-(i) - 1] = m0;                            \
-	dw[-(i) - 2] = m1;                            \
-	dw[-(i) - 3] = m2;                            \
-	dw[-(i) - 4] = m3;                            \
+#define MERGE4_BWD(hi, w1, w2, w3, w4, i) {                 \
+	word m0, m1, m2, m3, p3;                            \
+	w1 = EDGE(sw - (i) - 1, (uintptr_t)s - n, s);       \
+	w2 = EDGE(sw - (i) - 2, (uintptr_t)s - n, s);       \
+	w3 = EDGE(sw - (i) - 3, (uintptr_t)s - n, s);       \
+	w4 = EDGE(sw - (i) - 4, (uintptr_t)s - n, s);       \
+	m0 = PUSH(hi, rs);                                  \
+	m1 = PUSH(w1, rs);                                  \
+	m2 = PUSH(w2, rs);                                  \
+	m3 = PUSH(w3, rs);                                  \
+	w1 = DROP(w1, ls);                                  \
+	w2 = DROP(w2, ls);                                  \
+	w3 = DROP(w3, ls);                                  \
+	p3 = DROP(w4, ls);                                  \
+	HOLD4(m0, m1, m2, m3);                              \
+	HOLD4(w1, w2, w3, p3);                              \
+	m0 |= w1;                                           \
+	m1 |= w2;                                           \
+	m2 |= w3;                                           \
+	m3 |= p3;                                           \
+	HOLD4(m0, m1, m2, m3);                              \
+	dw[-(i) - 1] = m0;                                  \
+	dw[-(i) - 2] = m1;                                  \
+	dw[-(i) - 3] = m2;                                  \
+	dw[-(i) - 4] = m3;                                  \
 }
 WM_NO_LIBCALLS static __attribute__((noinline))
 void *wm_merge_bwd(void *dst, const unsigned char *s, size_t n, unsigned char *e)
 {
 	uintptr_t off = (uintptr_t)s & WMASK;
-	const word *sw = (const word *)(s - off);
+	const word *sw = (const word *)((uintptr_t)s - off);
 	word *dw = (word *)e;
 	word *dstop;
 	int ls = (int)off * 8;
 	int rs = WBITS - ls;
-	word hi = sw[0], w1, w2, w3, lo;
+	word hi = EDGE(sw, (uintptr_t)s - n, s), w1, w2, w3, lo;
 
 	if (WM_SMALL_CODE) {
 		dstop = START(word *, e, n & ~WMASK);
 		if (dw != dstop) {
 			do {
-				lo = *--sw;
+				lo = EDGE(--sw, (uintptr_t)s - n, s);
 				*--dw = MERGE(lo, hi, ls, rs);
 				hi = lo;
 				HOLD(sw);
@@ -627,16 +686,16 @@ void *wm_merge_bwd(void *dst, const unsigned char *s, size_t n, unsigned char *e
 		/* The last 0..7 words: pairs, then an odd one, as forward. */
 		dstop = (word *)((unsigned char *)dw - (n & 6 * WSIZE));
 		while (dw != dstop) {
-			lo = sw[-1];
+			lo = EDGE(sw - 1, (uintptr_t)s - n, s);
 			dw[-1] = MERGE(lo, hi, ls, rs);
-			hi = sw[-2];
+			hi = EDGE(sw - 2, (uintptr_t)s - n, s);
 			dw[-2] = MERGE(hi, lo, ls, rs);
 			dw -= 2;
 			sw -= 2;
 			HOLD2(dw, sw);
 		}
 		if (n & WSIZE) {
-			lo = *--sw;
+			lo = EDGE(--sw, (uintptr_t)s - n, s);
 			*--dw = MERGE(lo, hi, ls, rs);
 			hi = lo;
 		}
@@ -648,7 +707,7 @@ void *wm_merge_bwd(void *dst, const unsigned char *s, size_t n, unsigned char *e
 	if (!WM_SMALL_CODE) {
 		hi = PUSH(hi, rs);
 		if (n * 8 > (uintptr_t)ls)
-			hi |= DROP(sw[-1], ls);
+			hi |= DROP(EDGE(sw - 1, (uintptr_t)sw + off - n, s), ls);
 	}
 	return wm_tail_bwd(dst, (unsigned char *)dw, hi, (const unsigned char *)sw + off, n);
 }
@@ -690,7 +749,8 @@ void *wm_copy_fwd(void *dst, const void *src, size_t n)
 	if (!(n & WMASK))
 		return dst;
 	return wm_tail_fwd(dst, (unsigned char *)dend, n & WMASK,
-			   WM_SMALL_CODE ? 0 : *sw, (const unsigned char *)sw);
+			   WM_SMALL_CODE ? 0 : EDGE(sw, sw, (uintptr_t)sw + (n & WMASK)),
+			   (const unsigned char *)sw);
 }
 
 /*
@@ -718,7 +778,8 @@ void *wm_copy_bwd(void *dst, const void *src, size_t n)
 	sw = wm_words_bwd((word *)d, (const word *)s, dstop);
 	if (!(n & WMASK))
 		return dst;
-	return wm_tail_bwd(dst, (unsigned char *)dstop, WM_SMALL_CODE ? 0 : sw[-1],
+	return wm_tail_bwd(dst, (unsigned char *)dstop,
+			   WM_SMALL_CODE ? 0 : EDGE(sw - 1, src, sw),
 			   (const unsigned char *)sw, n & WMASK);
 }
 
@@ -742,11 +803,11 @@ void *wm_small_words(void *dst, const void *src, size_t n)
 {
 	word *dw = dst;
 	const word *sw = src;
-	word w0 = sw[0], x = w0;
+	word w0 = EDGE(sw, src, (uintptr_t)src + n), x = w0;
 
 	if (n & (2 * WSIZE | WSIZE)) {
 		if (n > WSIZE)
-			x = sw[1];
+			x = EDGE(sw + 1, src, (uintptr_t)src + n);
 		dw[0] = w0;
 		dw++;
 		if (n & 2 * WSIZE) {

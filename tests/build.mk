@@ -8,11 +8,14 @@
 # Included by the top Makefile.  FAULT=NAME (top Makefile) applies to all.
 
 # --- the suite and the bounds test: make host --------------------------------
-#   make host [HOSTCC=gcc] [HOST_OPT=-O2] [HOST_ARCH=-m32] [SAN=1]
-#             [QEMU_USER=1] [LIB_SIZE=small] [FAULT=NAME] [HOST_PEERS=1]
+#   make host [HOSTCC=gcc] [HOST_OPT=-O2] [HOST_ARCH=-m32] [SAN=1] [EXACT=1]
+#             [SUITE_FULL=0] [QEMU_USER=1] [LIB_SIZE=small] [FAULT=NAME] [HOST_PEERS=1]
 #   -> $(O)/host/suite (tests/suite.c, tests/host_main.c; the target's C
-#      library is the reference) and $(O)/host/bounds (tests/bounds.c), both
-#      with lib built under WORDMERGE_PREFIX beside that C library.
+#      library is the reference), $(O)/host/bounds (tests/bounds.c) and
+#      $(O)/host/exact (tests/exact.c), all with lib built under
+#      WORDMERGE_PREFIX beside that C library.  EXACT=1: lib reads only the
+#      objects' bytes (-DWM_EXACT=1, as under ASan; for Valgrind's runs).
+#      SUITE_FULL=0: the suite's sampled set (lengths 257..1024 in steps).
 #      HOST_PEERS=1: glibc's and newlib's C (tests/peers.mk) are references of the
 #      suite too, built by HOSTCC at HOST_OPT and renamed by the host's
 #      binutils (so a native, 64-bit HOSTCC; no sanitizer on their code).
@@ -20,6 +23,8 @@ HOSTCC ?= gcc
 HOST_OPT ?= -O2
 HOST_ARCH ?=
 SAN ?= 0
+EXACT ?= 0
+SUITE_FULL ?=
 QEMU_USER ?= 0
 HOST_SAN := -fsanitize=address,undefined -fsanitize=alignment -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer
@@ -30,10 +35,11 @@ HOST_SAN := -fsanitize=address,undefined -fsanitize=alignment -fno-sanitize-reco
 HOST_CFLAGS = -std=c11 -Wall -Wextra -Werror $(HOST_OPT) -g $(HOST_ARCH) -fno-builtin \
 	$(if $(findstring clang,$(HOSTCC)),,-fno-tree-loop-distribute-patterns) \
 	$(if $(filter 1,$(SAN)),$(HOST_SAN)) $(if $(filter 1,$(QEMU_USER)),-static -DSUITE_FULL=0) \
-	$(if $(filter small,$(LIB_SIZE)),-DWM_SMALL_CODE=1) -DWORDMERGE_PREFIX -Ilib
+	$(if $(filter small,$(LIB_SIZE)),-DWM_SMALL_CODE=1) $(if $(filter 1,$(EXACT)),-DWM_EXACT=1) \
+	$(if $(SUITE_FULL),-DSUITE_FULL=$(SUITE_FULL)) -DWORDMERGE_PREFIX -Ilib
 
 .PHONY: host
-host: $(O)/host/suite $(O)/host/bounds
+host: $(O)/host/suite $(O)/host/bounds $(O)/host/exact
 $(O)/host/flags: FORCE
 	@mkdir -p $(@D)
 	@echo '$(HOSTCC) $(HOST_CFLAGS) $(LIB_SRC)' | cmp -s - $@ || echo '$(HOSTCC) $(HOST_CFLAGS) $(LIB_SRC)' > $@
@@ -47,6 +53,9 @@ $(O)/host/suite: $(LIB_SRC) lib/wordmerge.h tests/suite.c tests/suite.h tests/ho
 $(O)/host/bounds: $(LIB_SRC) lib/wordmerge.h tests/bounds.c $(O)/host/flags
 	$(quiet) HOSTCC $@
 	$(Q)$(HOSTCC) $(HOST_CFLAGS) -o $@ $(LIB_SRC) tests/bounds.c
+$(O)/host/exact: $(LIB_SRC) lib/wordmerge.h tests/exact.c $(O)/host/flags
+	$(quiet) HOSTCC $@
+	$(Q)$(HOSTCC) $(HOST_CFLAGS) -o $@ $(LIB_SRC) tests/exact.c
 
 # --- the suite on rv32: make rv32 [RV32_CC=gcc|clang] ----------------------------
 # Bare metal in M-mode on qemu-system-riscv32 virt without firmware (Debian

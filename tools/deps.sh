@@ -31,6 +31,7 @@ sfdisk                  | -                                 | fdisk             
 mkfs.vfat               | -                                 | dosfstools                   | dosfstools             | dosfstools
 mcopy                   | -                                 | mtools                       | mtools                 | mtools
 gcc                     | -                                 | gcc                          | gcc                    | gcc
+valgrind                | -                                 | valgrind                     | valgrind               | valgrind
 gcc-m32                 | builds gcc -m32                   | gcc-12-multilib              | glibc-devel.i686       | lib32-glibc
 clang                   | -                                 | clang                        | clang                  | clang
 clang-fuzzer            | clang_rt fuzzer                   | libclang-rt-14-dev           | compiler-rt            | compiler-rt
