@@ -20,8 +20,13 @@
 #   --silence SECONDS    give up when the image has printed no line this long
 #                        after OpenSBI's first output (default: virt 20,
 #                        sifive_u 30, 30 more with --via-uboot; 0: no bound)
-#   --icount             -icount shift=0: rdcycle/rdinstret count retired
-#                        instructions exactly (what the benchmarks use)
+#   --icount             the default: QEMU runs under -icount shift=0, where
+#                        rdcycle and rdinstret count retired instructions
+#                        exactly (and time advances 1 ns for each)
+#   --no-icount          QEMU on its own clock: the run takes about a third of
+#                        the time, but rdcycle and rdinstret then follow the
+#                        host's clock, and the tables say their counts mean
+#                        nothing
 #   --check-alignment    load the misaligned-access QEMU plugin and print its
 #                        table, and each implementation's count (informative
 #                        but for ours); fail if lib's functions made any
@@ -40,7 +45,8 @@
 #                        distro boot runs boot.scr from a FAT partition of a
 #                        virtio disk: load wordmerge.bin, then booti it with
 #                        U-Boot's device tree (docs/boards.md); virt only
-#   --mttcg              one host thread per hart (QEMU's multi-threaded TCG);
+#   --mttcg              one host thread per hart (QEMU's multi-threaded TCG,
+#                        with --no-icount only);
 #                        by default machines with more than one hart run
 #                        round-robin on one thread (-accel tcg,thread=single)
 #   -h, --help           this text
@@ -131,7 +137,7 @@ trap 'on_signal TERM' TERM
 O=${O:-build}
 case "$O" in /*) odir=$O ;; *) odir=$top/$O ;; esac
 cross=${CROSS_COMPILE:-riscv64-unknown-elf-}
-machine=virt smp=1 memory=256M timeout_s=600 silence_s= icount=0 check_align=0
+machine=virt smp=1 memory=256M timeout_s=600 silence_s= icount=1 check_align=0
 elf= log_given=0 build=1 bios=default mttcg=0 via_uboot=0 uboot=
 extra=()
 while [ $# -gt 0 ]; do
@@ -142,6 +148,7 @@ while [ $# -gt 0 ]; do
 	--timeout) [ $# -ge 2 ] || die "--timeout needs a value"; timeout_s=$2; shift 2 ;;
 	--silence) [ $# -ge 2 ] || die "--silence needs a value"; silence_s=$2; shift 2 ;;
 	--icount) icount=1; shift ;;
+	--no-icount) icount=0; shift ;;
 	--check-alignment) check_align=1; shift ;;
 	--elf) [ $# -ge 2 ] || die "--elf needs a value"; elf=$2; build=0; shift 2 ;;
 	--log) [ $# -ge 2 ] || die "--log needs a value"; log=$2; log_given=1; shift 2 ;;
@@ -165,6 +172,8 @@ virt) [ "$smp" -ge 1 ] && [ "$smp" -le 8 ] || die "virt: --smp must be 1..8" ;;
 sifive_u) smp=5 ;; # one E51 monitor hart (no S-mode) + four U54s
 *) die "unknown machine '$machine' (known: virt, sifive_u)" ;;
 esac
+[ "$icount" = 0 ] || [ "$mttcg" = 0 ] ||
+	die "--mttcg needs --no-icount: QEMU runs -icount on one thread only"
 [ "$via_uboot" = 0 ] || [ "$machine" = virt ] ||
 	die "--via-uboot boots QEMU virt only (Debian's u-boot-qemu has no sifive_u S-mode build)"
 # The silence bound: QEMU virt's OpenSBI hands over to the image within

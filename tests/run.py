@@ -33,8 +33,9 @@ are made in one make).  command: run by bash in the repository top, with
   O     the main build directory     B    the entry's build directory
   T     a scratch directory of the test's own (emptied first)
   LOG   $T/run.log                   ELF  $B/virt/wordmerge.elf
-  boot  a function: ./run-qemu.sh --no-build --timeout 300 --elf $ELF
-        --log $LOG, then its own arguments (later options win)
+  boot  a function: ./run-qemu.sh --no-build --no-icount --timeout 300
+        --elf $ELF --log $LOG, then its own arguments (later options win:
+        a test that needs exact counts says --icount)
 status: the exit status the command must end with, 0..255, or !0 for any
 but 0; 77 from a test that expects another status means SKIP (its SKIP:
 line says why).  expect: extended regexes (Python's re) that some line of the
@@ -57,7 +58,7 @@ TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CFG = os.path.join(TOP, "tests", "tests.cfg")
 BACKSTOP_S = 900          # every tool has its own timeout; this is the last
 SKIP_STATUS = 77
-BOOT = ('boot() { O="$B" ./run-qemu.sh --no-build --timeout 300 '
+BOOT = ('boot() { O="$B" ./run-qemu.sh --no-build --no-icount --timeout 300 '
         '--elf "$ELF" --log "$LOG" "$@"; }\n')
 
 

@@ -39,11 +39,9 @@ TARGET = re.compile(r"(\S+) (\d+) (al|mis|any|\d(?:,\d)?) (per_call|per_byte|mem
 # function mix class kind bound [ceiling]: the mean over the fleet call mix's calls.
 MIX_TARGET = re.compile(r"(\S+) mix (all|\d+(?:-\d+)?) (per_call|(?:u74|u54)_per_call) "
                         r"(\d+(?:\.\d*)?)(?: (\d+(?:\.\d*)?))?")
-COUNTERS = (
-    "Counters: cycle = rdcycle, instret = rdinstret, time = rdtime; each figure the minimum over "
-    "the runs of a point, net of the measurement overhead, per call [per byte]; MB/s: 10^6 bytes "
-    "per second of rdtime. Under QEMU -icount an instruction is a cycle and a ns "
-    "(docs/benchmarks.md); without it the counters mean nothing; on a board they are the core's.")
+COUNTERS = ("Counters: cycle = rdcycle, instret = rdinstret, time = rdtime; each figure the "
+            "minimum over the runs of a point, net of the measurement overhead, per call [per "
+            "byte]; MB/s: 10^6 bytes per second of rdtime (under -icount 1 ns an instruction).")
 
 
 class LogError(Exception):
@@ -71,8 +69,10 @@ class Run:
         self.big4 = {k[:4]: v for k, v in self.big.items()}  # n follows from the offsets
         self.matrix = {fn for fn in self.fns if len(pairs(self.big, fn)) == 64}  # 8x8 offsets
         self.lock = b.meta["counters_lockstep"] == "1"
-        # A board: not QEMU (whose cycles without -icount mean nothing), not in lockstep.
         self.board = not self.lock and "qemu" not in b.meta["platform"].lower()
+        self.counts, self.why = (("instructions, exactly", "QEMU -icount: rdcycle = rdinstret")
+            if self.lock else ("the core's", "rdcycle its cycles, rdinstret its instructions")
+            if self.board else ("NOT meaningful", "QEMU without -icount: host clock ticks"))
 
 
 def pairs(cells, fn):
@@ -149,8 +149,8 @@ def read_cycles(path, run):
                        f"{' '.join(k)} (mix): {mix[k]['ins']} instructions in the model, "
                        f"{run.mix[k]['instret']} in the log" for k in bad[:3])
         raise LogError(f"{path} is from a different build than {run.path}: {len(bad)} of "
-                       f"{len(shared)} shared cells differ in instruction count (e.g. {ex}); "
-                       f"remake it (make cycles) from the image that wrote the log")
+                       f"{len(shared) + sum(k in run.mix for k in mix)} shared cells differ in "
+                       f"instruction count (e.g. {ex}); make cycles anew from the log's image")
     return {"path": path, "info": dict(h[2:].partition(": ")[::2] for h in head),
             "shared": len(shared), "sweep": ms, "extra": extra, "mix": mix}
 
@@ -287,8 +287,7 @@ def mix_target(run, fn, cls, core, model):
 def cmd_check(args):
     run = Run(args.log)
     if not run.lock:
-        raise LogError(f"{args.log}: cycle and instret were not in lockstep: not a run under "
-                       "QEMU -icount shift=0, instruction counts unusable")
+        raise LogError(f"{args.log}: counts {run.counts} ({run.why}), not QEMU -icount's")
     nondet = [k for k, v in run.sweep.items()
               if k[1] == run.ours and v["instret"] != v["instret_max"]]
     if nondet:
@@ -364,7 +363,7 @@ def sweep_tables(run, cells, model=None, cores=CORES):
 def mix_tables(run, model=None, cores=CORES):
     """The fleet call mix, a table per function: the mean per call, over all its calls and
     per size class, of the log's counters and of the model's cycles."""
-    out, what = [], "instructions" if run.lock else "rdcycle cycles (instructions)"
+    out, what = [], "instructions" if run.lock else f"rdcycle (rdinstret), counts {run.counts}"
     names = " / ".join(c.upper() for c in cores)
 
     def fig(m):
@@ -438,7 +437,7 @@ def facts(run):
             ("lib's flags", "the same" if m.get("lib_cflags", cf) == cf else m["lib_cflags"]),
             ("timebase", f"{run.hz} Hz" + (f", {m['mem_mib']} MiB RAM" if "mem_mib" in m else "")),
             ("implementations", ", ".join(run.impls) + f" (firmware/impls.c; {run.ours} is lib's)"),
-            ("counters in lockstep", "yes (QEMU -icount)" if run.lock else "no (see Counters)"),
+            ("counts", f"{run.counts} ({run.why})"),
             ("measurement overhead (subtracted)", f"memcpy/memmove {m['overhead_cpy'][0]} "
              f"instructions, {m['overhead_cpy'][1]} cycles; memset {m['overhead_set'][0]}, "
              f"{m['overhead_set'][1]}"),
@@ -448,7 +447,7 @@ def facts(run):
 
 
 def cmd_summary(args):
-    """The tables as text; in mode quick (not under -icount) every counter of each call."""
+    """The tables as text; in mode quick (the suite image's) every counter of each call."""
     run = Run(args.log, allow_failed=True)
     b, sizes, nb = run.b, args.elf and read_elf(args.elf, run), len(run.log.benches)
     last = f"; the last of {nb} blocks" if nb > 1 else ""
@@ -462,7 +461,7 @@ def cmd_summary(args):
                 f"{run.title[fn]}, {t[0]} ({kind}): instructions per call [per byte]", *t[1:]))]
             continue
         for fn, d, s in ((fn, d, s) for fn in run.fns for d, s in pairs(cells, fn)):
-            L += table((f"{run.title[fn]}, {pair_text(d, s)}: per call (the fastest of its runs)",
+            L += table((f"{run.title[fn]}, {pair_text(d, s)}: per call, counts {run.counts}",
                         ["n", "implementation", "rdcycle", "rdinstret", "rdtime", "MB/s"],
                         [[n, impl, v["cycles"], v["instret"], v["ticks"], mbps(v, run.hz)]
                          for n in sorted({k[4] for k in cells if k[0] == fn})
@@ -512,8 +511,7 @@ def plot_sweep(tmp, run, fn, model, core):
                         + "".join(f"{n} {c:.6g}\n" for n, c in pts) + "\n\n")
                 vals += [c for _, c in pts]
                 blocks.append((panel, d, s, impl))
-    top = ("instructions per byte" if run.lock else "measured cycles per byte (rdcycle)"
-           if run.board else "cycles per byte")
+    top = "instructions per byte" if run.lock else "measured cycles per byte (rdcycle)"
     cols = 3 if len(keys) > 4 else 2
     rows = (len(keys) + cols - 1) // cols
     sc = ["set logscale xy 2", "set grid xtics ytics mxtics", 'set xlabel "n (bytes)"',
@@ -661,6 +659,8 @@ def report_md(run, args, sizes, targets, plots, model, tried, cores):
 
 def cmd_report(args):
     run = Run(args.log)
+    if not run.lock and not run.board:
+        raise LogError(f"{args.log}: counts {run.counts} ({run.why}); boot without --no-icount")
     guesses = [g.replace("{mode}", run.mode) for g in args.elf_guess or []]
     sizes = pick(run, args.elf, guesses, read_elf)[0]
     model, tried = pick(run, args.cycles, args.cycles_guess or [], read_cycles)
