@@ -26,11 +26,12 @@ columns split as a shell splits words:
     name  groups  build  command  status  [expect ...]
 
 build: `-` (nothing) or make arguments, run as `make O=DIR ARGS` where DIR
-is the main build directory when ARGS set no variable, else a directory of
-its own under DIR/t/ named after the variables (one build per distinct
-set, however many tests share it; the targets of every test with that set
-are made in one make).  command: run by bash in the repository top, with
-  O     the main build directory     B    the entry's build directory
+is a directory under -O's t/ named after the variables ARGS set (t/default
+when none; one build per distinct set, however many tests share it; the
+targets of every test with that set are made in one make): the tests build
+nothing in -O's own image folders (virt/, visionfive2/, ...), which are the
+user's.  command: run by bash in the repository top, with
+  O     the -O directory             B    the entry's build directory
   T     a scratch directory of the test's own (emptied first)
   LOG   $T/run.log                   ELF  $B/virt/wordmerge.elf
   boot  a function: ./run-qemu.sh --no-build --no-icount --timeout 300
@@ -114,10 +115,8 @@ def read_table(path):
 
 
 def build_dir(out, variables):
-    if not variables:
-        return out
     slug = "_".join(re.sub(r"[^A-Za-z0-9.+-]", "-", v) for v in variables)
-    return os.path.join(out, "t", slug)
+    return os.path.join(out, "t", slug or "default")
 
 
 def default_jobs():
@@ -198,7 +197,7 @@ def tail(path, n=15):
 
 
 def do_build(out, d, variables, targets, env, backstop):
-    name = (os.path.basename(d) if d != out else "main") + "-" + "-".join(targets)
+    name = os.path.basename(d) + "-" + "-".join(targets)
     log = os.path.join(out, "tests", "build", re.sub(r"[^A-Za-z0-9.+_-]", "-", name) + ".log")
     os.makedirs(os.path.dirname(log), exist_ok=True)
     cmd = ["make", "--no-print-directory", "O=" + d] + variables + targets
@@ -277,7 +276,7 @@ def main():
         signal.signal(sig, lambda signum, frame: interrupted.append(signum))
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("-j", type=int, default=default_jobs(), help="tests at once (default: make -j, else cores)")
-    ap.add_argument("-O", default="build", help="main build directory (default build)")
+    ap.add_argument("-O", default="build", help="the folder of the tests and their builds (default build)")
     ap.add_argument("--table", default=CFG)
     ap.add_argument("--backstop", type=int, default=BACKSTOP_S, metavar="S",
                     help=f"end a test or build after S seconds (default {BACKSTOP_S})")
