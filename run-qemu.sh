@@ -23,10 +23,10 @@
 #   --icount             the default: QEMU runs under -icount shift=0, where
 #                        rdcycle and rdinstret count retired instructions
 #                        exactly (and time advances 1 ns for each)
-#   --no-icount          QEMU on its own clock: the run takes about a third of
-#                        the time, but rdcycle and rdinstret then follow the
-#                        host's clock, and the tables say their counts mean
-#                        nothing
+#   --no-icount          QEMU on its own clock: the run takes less than half
+#                        the CPU time, but rdcycle and rdinstret then follow
+#                        the host's clock, and the tables say their counts
+#                        are not meaningful
 #   --check-alignment    load the misaligned-access QEMU plugin and print its
 #                        table, and each implementation's count (informative
 #                        but for ours); fail if lib's functions made any

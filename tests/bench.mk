@@ -8,7 +8,8 @@
 #        in .log.run) and write $(O)/report/report.md with its plots.
 #        full (default): size sweep and the 32 MiB phase, about a minute.
 #   make report LOG=FILE [ELF=FILE] [CYCLES=FILE] [CORE=u74|u54]
-#        the report ($(O)/report/) from any benchmark log: QEMU's, or a board's
+#        the report ($(O)/report/) from any benchmark log: QEMU's under -icount
+#        (one without is refused: its counts mean nothing), or a board's
 #        serial capture of the image built with `make BENCH=full PLATFORM=...`.
 #        ELF: the image that wrote the log, for the code size of lib's static
 #        helpers; by default $(O)/bench-MODE/$(PLATFORM)/wordmerge.elf when it
