@@ -122,9 +122,8 @@ def read_elf(path, run):
     libfile = syms["memcpy"].file or ""     # lib's: every function of memcpy's source file
     lib = sorted((f.name, f.size) for f in syms.values() if f.size and (f.file or "") == libfile)
     # Another implementation's total: every function with its prefix (its memcpy's symbol
-    # less "memcpy"), which tools/extract-refs.sh gives a peer's helpers too.
-    prefixes = {i: s[:-len("memcpy")] for (i, fn), s in run.b.symbols.items()
-                if fn == "memcpy" and s.endswith("_memcpy")}
+    # less "memcpy", or another's), which tools/extract-refs.sh gives a peer's helpers too.
+    prefixes = {i: s[:-len(fn)] for (i, fn), s in run.b.symbols.items() if s.endswith("_" + fn)}
     return {"elf": path, "libfile": libfile, "lib": lib, "lib_total": sum(s for _, s in lib),
             "size": {k: syms[s].size for k, s in run.b.symbols.items()},
             "total": {i: sum(f.size for f in syms.values() if f.name.startswith(p))
@@ -331,8 +330,8 @@ def size_table(run, sizes):
             + "; another's with its helpers (its symbols' prefix)",
             ["implementation", *run.symfns, "total"],
             [[impl, *sz, sizes["lib_total"] if impl == run.ours else
-              sizes["total"].get(impl, sum(sz))] for impl in
-             run.b.impls for sz in [[sizes["size"][(impl, f)] for f in run.symfns]]])
+              sizes["total"].get(impl, sum(x for x in sz if x != "–"))] for impl in
+             run.b.impls for sz in [[sizes["size"].get((impl, f), "–") for f in run.symfns]]])
 
 
 def sweep_tables(run, cells, model=None, cores=CORES):
