@@ -27,11 +27,10 @@ IMPL_MUST_ALIGN ?= 0
 IMPL_LIST := wordmerge:wm:ours picolibc-size:picolibc_size:ref picolibc-speed:picolibc_speed:ref
 impl_obj_picolibc_size := $(IMG_DIR)/obj/picolibc-size.o
 impl_obj_picolibc_speed := $(IMG_DIR)/obj/picolibc-speed.o
-ifeq ($(PEERS),1)
-IMPL_LIST += linux-asm:linux:ref glibc-generic:glibc:ref newlib:newlib:ref
+PEER_IMPLS := linux-asm:linux:ref glibc-generic:glibc:ref newlib:newlib:ref
+IMPL_LIST += $(if $(filter 1,$(PEERS)),$(PEER_IMPLS))
 $(foreach p,$(PEER_NAMES),$(eval impl_obj_$(p) := $(IMG_DIR)/obj/peer-$(p).o))
-endif
-IMPL_BUILTIN := $(foreach e,$(IMPL_LIST),$(word 1,$(subst :, ,$(e)))) byte-loop
+IMPL_BUILTIN := $(foreach e,$(IMPL_LIST) $(if $(filter 1,$(PEERS)),,$(PEER_IMPLS)),$(word 1,$(subst :, ,$(e)))) byte-loop
 
 # The user's: every error is reported here, before anything is built.
 impl_err = $(error impl: error: $(1): $(2))
@@ -48,7 +47,7 @@ $(if $(word 2,$(filter $(impl_name),$(IMPL_NAMES))),$(call impl_err,$(1),NAME '$
 $(if $(impl_file),,$(call impl_err,$(1),the FILE after = is empty))
 $(if $(wildcard $(impl_file)),,$(call impl_err,$(1),no such file: $(impl_file)))
 $(if $(shell test -f '$(impl_file)' && test -r '$(impl_file)' && echo ok),,$(call impl_err,$(1),$(impl_file) is not a regular file this user can read))
-$(if $(filter %.c %.S %.s %.o,$(impl_file)),,$(call impl_err,$(1),$(impl_file) is not a C source (.c), an assembly source (.S, .s) or an object (.o)))
+$(if $(filter %.c %.S %.s %.o,$(impl_file)),,$(call impl_err,$(1),$(impl_file) is not a C source (.c) nor assembly (.S or .s) nor an object (.o)))
 IMPL_LIST += $(impl_name):user_$(impl_name):user
 impl_obj_user_$(impl_name) := $(IMG_DIR)/obj/user-$(impl_name).o
 impl_src_$(impl_name) := $(impl_file)
@@ -87,14 +86,17 @@ $(IMG_DIR)/obj/user/$(1).o: $(impl_src_$(1)) $(IMG_DIR)/flags
 	$$(quiet) CC "$$< (IMPL $(1))"
 	$$(Q)$(if $(filter %.o,$(impl_src_$(1))),cp $$< $$@,$$(CC) $$(IMPL_SRC_CFLAGS) -c $$< -o $$@ || \
 		{ echo "impl: error: $(1)=$(impl_src_$(1)): does not compile (the compiler's messages above)" >&2; exit 1; })
-$(IMG_DIR)/obj/user-$(1).o: $(IMG_DIR)/obj/user/$(1).o tools/extract-refs.sh
+$(IMG_DIR)/obj/user-$(1).o: $(IMG_DIR)/obj/user/$(1).o tools/extract-refs.sh firmware/impls.mk
 	$$(quiet) REFS $$@
 	$$(Q)bad() { echo "impl: error: $(1)=$(impl_src_$(1)): $$$$*" >&2; exit 1; }; \
 	h=$$$$($(CROSS_COMPILE)readelf -h $$< 2>/dev/null) || bad "not an ELF object"; \
-	for want in 'Class: *ELF64' 'Data: .*little endian' 'Machine: *RISC-V' 'Type: *REL'; do \
-		printf '%s\n' "$$$$h" | grep -q "$$$$want" || bad "not an RV64 little-endian relocatable object ($$$$want): $$$$(printf '%s\n' "$$$$h" | \
-			sed -n 's/^ *\(Class\|Data\|Machine\|Type\): *//p' | tr '\n' ' ')"; \
-	done; \
+	f() { printf '%s\n' "$$$$h" | sed -n "s/^ *$$$$1: *//p"; }; \
+	case $$$$(f Data) in *little*) ;; *) bad "a big-endian object: RISC-V is little-endian" ;; esac; \
+	[ "$$$$(f Class)" = ELF64 ] || bad "a 32-bit ($$$$(f Class)) object: the image is RV64"; \
+	[ "$$$$(f Machine)" = RISC-V ] || bad "an object for $$$$(f Machine), not RISC-V"; \
+	case $$$$(f Type) in REL*) ;; *) bad "not a relocatable object: $$$$(f Type)" ;; esac; \
+	case $$$$(f Flags) in *single-float* | *double-float* | *quad-float*) bad "a hard-float ABI object \
+		($$$$(f Flags)): the image is lp64, soft-float (build it with -march=rv64imac -mabi=lp64)" ;; esac; \
 	$(CROSS_COMPILE)nm -g --defined-only $$< | grep -qE ' [TW] (memcpy|memmove|memset)$$$$' || \
 		bad "defines none of memcpy, memmove, memset"; \
 	u=$$$$($(CROSS_COMPILE)nm -u $$< | awk '$$$$NF !~ /^(memcpy|memmove|memset)$$$$/ { print $$$$NF }' | tr '\n' ' '); \
@@ -104,3 +106,5 @@ $(IMG_DIR)/obj/user-$(1).o: $(IMG_DIR)/obj/user/$(1).o tools/extract-refs.sh
 	[ -z "$$$$l" ] || $(OBJCOPY) $$$$l $$@
 endef
 $(foreach n,$(IMPL_NAMES),$(eval $(call impl_rules,$(n))))
+# The user's first: a file that cannot be used fails the build at once.
+$(IMG_OBJS): | $(IMPL_NAMES:%=$(IMG_DIR)/obj/user-%.o)

@@ -436,7 +436,7 @@ def facts(run):
             ("compiler", m.get("compiler", "?")), ("flags", cf),
             ("lib's flags", "the same" if m.get("lib_cflags", cf) == cf else m["lib_cflags"]),
             ("timebase", f"{run.hz} Hz" + (f", {m['mem_mib']} MiB RAM" if "mem_mib" in m else "")),
-            ("implementations", ", ".join(run.impls) + f" (firmware/impls.c; {run.ours} is lib's)"),
+            ("implementations", ", ".join(run.impls) + f" (firmware/impls.mk; {run.ours} is lib's)"),
             ("counters in lockstep", "yes (QEMU -icount)" if run.lock else "no (see Counters)"),
             ("measurement overhead (subtracted)", f"memcpy/memmove {m['overhead_cpy'][0]} "
              f"instructions, {m['overhead_cpy'][1]} cycles; memset {m['overhead_set'][0]}, "
