@@ -75,12 +75,15 @@ $(IMG_OBJS): $(IMPLS_H)
 # A user's source, built with the image's compiler and code generation
 # flags (not its -Werror: the code is not ours to keep warning-free).
 IMPL_SRC_CFLAGS = $(IMG_CODEGEN) -Wall -Wextra $(IMPL_CFLAGS)
-# The object, as compiled or as given, must be one the image can link: an
+# The file is the user's: no rule of make's own may remake it (an x.o
+# beside an x.s would be rebuilt by the host's as).  The object, as
+# compiled or as given, must be one the image can link: an
 # RV64 little-endian relocatable that defines one of the three and needs
 # nothing else (the image is freestanding: no C library beneath it).  Its
 # static helpers get the prefix too, so that the plugin's table names them as
 # the user's and --impl-must-align (run-qemu.sh) catches them.
 define impl_rules
+$(impl_src_$(1)): ;
 $(IMG_DIR)/obj/user/$(1).o: $(impl_src_$(1)) $(IMG_DIR)/flags
 	@mkdir -p $$(@D)
 	$$(quiet) CC "$$< (IMPL $(1))"
