@@ -121,8 +121,7 @@ def read_elf(path, run):
                        f"log says {addr})")
     libfile = syms["memcpy"].file or ""     # lib's: every function of memcpy's source file
     lib = sorted((f.name, f.size) for f in syms.values() if f.size and (f.file or "") == libfile)
-    # Another implementation's total: every function with its prefix (its memcpy's symbol
-    # less "memcpy", or another's), which tools/extract-refs.sh gives a peer's helpers too.
+    # Another's total: every function with its symbols' prefix (extract-refs.sh gives helpers it).
     prefixes = {i: s[:-len(fn)] for (i, fn), s in run.b.symbols.items() if s.endswith("_" + fn)}
     return {"elf": path, "libfile": libfile, "lib": lib, "lib_total": sum(s for _, s in lib),
             "size": {k: syms[s].size for k, s in run.b.symbols.items()},
