@@ -67,6 +67,11 @@ static __attribute__((noinline)) void *byteloop_memset(void *dst, int c, size_t 
 	return dst;
 }
 
+/*
+ * Each KIND's entry: wordmerge's functions carry the standard names, the
+ * others their prefix; every one but a reference's is the suite's own
+ * (FAIL: lines, counted in the status).
+ */
 #define ROLE_ours WM_OURS
 #define ROLE_ref WM_REF
 #define ROLE_user WM_USER

@@ -30,7 +30,9 @@ impl_obj_picolibc_speed := $(IMG_DIR)/obj/picolibc-speed.o
 PEER_IMPLS := linux-asm:linux:ref glibc-generic:glibc:ref newlib:newlib:ref
 IMPL_LIST += $(if $(filter 1,$(PEERS)),$(PEER_IMPLS))
 $(foreach p,$(PEER_NAMES),$(eval impl_obj_$(p) := $(IMG_DIR)/obj/peer-$(p).o))
-IMPL_BUILTIN := $(foreach e,$(IMPL_LIST) $(if $(filter 1,$(PEERS)),,$(PEER_IMPLS)),$(word 1,$(subst :, ,$(e)))) byte-loop
+# Every built-in name, the peers' too when PEERS=0: a user's NAME is none of them.
+IMPL_BUILTIN := $(foreach e,$(IMPL_LIST) $(if $(filter 1,$(PEERS)),,$(PEER_IMPLS)),\
+	$(word 1,$(subst :, ,$(e)))) byte-loop
 
 # The user's: every error is reported here, before anything is built.
 impl_err = $(error impl: error: $(1): $(2))
@@ -41,7 +43,7 @@ $(if $(word 5,$(IMPL)),$(error impl: error: $(words $(IMPL)) implementations giv
 define impl_check
 $(if $(findstring =,$(1)),,$(call impl_err,$(1),not NAME=FILE))
 $(if $(filter =%,$(1)),$(call impl_err,$(1),the NAME before = is empty))
-$(if $(shell printf '%s\n' '$(impl_name)' | grep -qx '[a-z0-9_]*' || echo bad),$(call impl_err,$(1),NAME '$(impl_name)' may hold only a-z 0-9 _))
+$(if $(or $(findstring ',$(impl_name)),$(shell printf '%s\n' '$(impl_name)' | grep -qx '[a-z0-9_]*' || echo bad)),$(call impl_err,$(1),NAME '$(impl_name)' may hold only a-z 0-9 _))
 $(if $(filter $(impl_name),$(IMPL_BUILTIN)),$(call impl_err,$(1),'$(impl_name)' is a built-in implementation's name (built-in: $(IMPL_BUILTIN))))
 $(if $(word 2,$(filter $(impl_name),$(IMPL_NAMES))),$(call impl_err,$(1),NAME '$(impl_name)' is given twice))
 $(if $(impl_file),,$(call impl_err,$(1),the FILE after = is empty))
@@ -62,14 +64,12 @@ IMG_REFS += $(IMPL_OBJS)
 # The table as the image's C reads it, rewritten only when it changes.
 IMPLS_H := $(IMG_DIR)/gen/wm-impls.h
 IMG_CFLAGS += -I$(IMG_DIR)/gen -DWM_IMPL_MUST_ALIGN=$(IMPL_MUST_ALIGN)
+IMPLS_H_LINES = '\#define WM_NIMPLS $(words $(IMPL_LIST))' '\#define WM_IMPL_LIST(X) \' \
+	$(foreach e,$(IMPL_LIST),'	X($(call impl_field,$(e),3), "$(call impl_field,$(e),1)", \
+	$(call impl_field,$(e),2)) \') ''
 $(IMPLS_H): FORCE
 	@mkdir -p $(@D)
-	@printf '%s\n' '#define WM_NIMPLS $(words $(IMPL_LIST))' '#define WM_IMPL_LIST(X) \' \
-		$(foreach e,$(IMPL_LIST),'	X($(call impl_field,$(e),3), "$(call impl_field,$(e),1)", $(call impl_field,$(e),2)) \') \
-		'' | cmp -s - $@ || printf '%s\n' '#define WM_NIMPLS $(words $(IMPL_LIST))' \
-		'#define WM_IMPL_LIST(X) \' \
-		$(foreach e,$(IMPL_LIST),'	X($(call impl_field,$(e),3), "$(call impl_field,$(e),1)", $(call impl_field,$(e),2)) \') \
-		'' > $@
+	@printf '%s\n' $(IMPLS_H_LINES) | cmp -s - $@ || printf '%s\n' $(IMPLS_H_LINES) > $@
 $(IMG_OBJS): $(IMPLS_H)
 
 # A user's source, built with the image's compiler and code generation
