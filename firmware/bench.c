@@ -276,8 +276,9 @@ static void trap_phase_end(const char *phase)
 	int k;
 
 	for (k = 0; k < WM_NIMPLS; k++) {
-		if (misalign_report(phase, wm_impls[k].f.name, wm_must_align(wm_impls[k].f.name),
-				    trap_phase[k]))
+		const char *name = wm_impls[k].f.name;
+
+		if (misalign_report(phase, name, impl_must_align(name), trap_phase[k]))
 			trap_fail = 1;
 		trap_phase[k] = zero;
 	}

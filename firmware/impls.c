@@ -92,7 +92,7 @@ static __attribute__((noinline)) void *byteloop_memset(void *dst, int c, size_t 
 /* In the list's order: ours first, the byte loop last (firmware/impls.mk). */
 const struct wm_impl wm_impls[WM_NIMPLS] = { WM_IMPL_LIST(ENTRY) };
 
-int wm_must_align(const char *name)
+int impl_must_align(const char *name)
 {
 	int k;
 

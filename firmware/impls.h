@@ -42,6 +42,6 @@ struct wm_impl {
 extern const struct wm_impl wm_impls[WM_NIMPLS];
 
 /* Whether a misaligned access counted in the implementation named fails the run. */
-int wm_must_align(const char *name);
+int impl_must_align(const char *name);
 
 #endif /* WM_IMPLS_H */

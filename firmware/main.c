@@ -36,7 +36,7 @@ static void main_group_begin(const char *group, const struct suite_impl *impl)
 
 static unsigned long main_group_end(const char *group, const struct suite_impl *impl)
 {
-	return misalign_report(group, impl->name, wm_must_align(impl->name),
+	return misalign_report(group, impl->name, impl_must_align(impl->name),
 			       misalign_since(main_counts_before));
 }
 
