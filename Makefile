@@ -17,6 +17,9 @@
 #   LIB_SRC=FILE          lib source to link (default lib/wordmerge.c)
 #   LIB_CC=clang          build lib's object with clang, the rest with GCC
 #   FAULT=NAME            with a deliberate fault of tests/faults.txt
+#   IMPL="NAME=FILE ..."  with the user's memcpy/memmove/memset too, checked
+#                         and measured beside ours (firmware/impls.mk,
+#                         docs/impl.md; IMPL_CFLAGS=, IMPL_MUST_ALIGN=1)
 #   PEERS=0               without the peers: the Linux kernel's, glibc's and
 #                         newlib's functions (tests/peers.mk, docs/peers.md)
 #   TRAP_SELFTEST=1       the image traps on purpose after the banner
@@ -121,13 +124,14 @@ IMG := $(IMG_DIR)/wordmerge
 # calls and loops with its own idea of memcpy; -fno-tree-loop-distribute-
 # patterns stops it turning a byte loop into a call to memcpy/memset, which in
 # this image would be a call to ourselves.
-IMG_CFLAGS := $(ARCH_FLAGS) $(OPT) -g -std=gnu11 --specs=picolibc.specs \
-	-Wall -Wextra -Werror -ffreestanding -fno-builtin \
-	-fno-tree-loop-distribute-patterns -ffunction-sections -fdata-sections \
+# IMG_CODEGEN: also a user's source's (firmware/impls.mk).
+IMG_CODEGEN := $(ARCH_FLAGS) $(OPT) -g -std=gnu11 --specs=picolibc.specs -ffreestanding \
+	-fno-builtin -fno-tree-loop-distribute-patterns -ffunction-sections -fdata-sections
+IMG_CFLAGS := $(IMG_CODEGEN) -Wall -Wextra -Werror \
 	-DWM_TEXT_OFFSET=$(TEXT_OFFSET) \
 	-DWM_FORCE_LEGACY_CONSOLE=$(LEGACY_CONSOLE) \
 	-DWM_TRAP_SELFTEST=$(TRAP_SELFTEST) -DWM_PMU_SELFTEST=$(PMU_SELFTEST) \
-	-DWM_FALLBACK_FINISHER=$(finisher_$(PLATFORM)) -DWM_PEERS=$(PEERS) \
+	-DWM_FALLBACK_FINISHER=$(finisher_$(PLATFORM)) \
 	-Ilib -MMD -MP
 IMG_LDFLAGS := $(LINK_ARCH) --specs=picolibc.specs -nostartfiles \
 	-T linker/wordmerge.ld -Wl,--defsym=WM_LOAD_ADDR=$(LOAD_ADDR) \
@@ -181,19 +185,22 @@ IMG_SRCS := $(patsubst $(or $(FAULT_FILE),-),$(FAULT_SRC),boot/entry.S \
 # A source with a fault finds its quoted includes beside the original.
 IMG_CFLAGS += $(if $(FAULT_FILE),-iquote $(dir $(FAULT_FILE)))
 IMG_OBJS := $(patsubst %,$(IMG_DIR)/obj/%.o,$(IMG_SRCS))
-IMG_REFS := $(IMG_DIR)/obj/picolibc-size.o $(IMG_DIR)/obj/picolibc-speed.o
+IMG_REFS :=
 
 .PHONY: all
 all: $(IMG).elf $(IMG).bin $(IMG).dis
 
-# The peers (the kernel's, glibc's, newlib's) add theirs to IMG_REFS.
+# The peers (the kernel's, glibc's, newlib's), then the table of every
+# implementation, which adds their objects to IMG_REFS.
 include tests/peers.mk
+include firmware/impls.mk
 
 # The flags are part of what an object depends on.
 $(IMG_DIR)/flags: FORCE
 	@mkdir -p $(@D)
-	@echo '$(IMG_CFLAGS) $(IMG_LDFLAGS) LIB_SIZE=$(LIB_SIZE) LIB_CC=$(LIB_CC)' | cmp -s - $@ || \
-		echo '$(IMG_CFLAGS) $(IMG_LDFLAGS) LIB_SIZE=$(LIB_SIZE) LIB_CC=$(LIB_CC)' > $@
+	@echo '$(IMG_FLAGS)' | cmp -s - $@ || echo '$(IMG_FLAGS)' > $@
+IMG_FLAGS = $(IMG_CFLAGS) $(IMG_LDFLAGS) LIB_SIZE=$(LIB_SIZE) LIB_CC=$(LIB_CC) IMPL=$(IMPL) \
+	IMPL_CFLAGS=$(IMPL_CFLAGS)
 
 ifneq ($(FAULT),)
 $(FAULT_SRC): $(FAULT_FILE) tests/faults.txt tools/apply-fault.sh

@@ -31,6 +31,12 @@
 #                        table, and each implementation's count (informative
 #                        but for ours); fail if lib's functions made any
 #                        misaligned access or the deliberate control was not seen
+#   --impl NAME=FILE     build the user's memcpy/memmove/memset of FILE (C,
+#                        .S/.s or an RV64 object) into the image as NAME,
+#                        checked (FAIL:/SKIP: lines) and measured beside ours;
+#                        up to four, make IMPL="NAME=FILE ..." (docs/impl.md)
+#   --impl-must-align    --check-alignment, and fail if a user's function
+#                        (--impl, any user_* symbol) made a misaligned access
 #   --elf FILE           boot this RISC-V 64-bit ELF instead of building the
 #                        default one
 #   --log FILE           UART log, raw like a board's serial capture (default
@@ -60,6 +66,7 @@
 #                        DIR/.build.lock); the image cannot be linked in a
 #                        DIR whose path has a comma or a space
 #   CROSS_COMPILE=PREFIX RISC-V toolchain prefix (default riscv64-unknown-elf-)
+#   IMPL_CFLAGS=FLAGS    added to the flags --impl sources are built with
 #
 # Tools (tools/deps.sh checks them, and installs them on Debian): a run needs
 # qemu-system-riscv64, OpenSBI's firmware (QEMU's own, for --bios default),
@@ -81,7 +88,8 @@
 #           status above 122 is one), or with a status that QEMU's own exit
 #           status contradicts (QEMU exited by itself through the finisher)
 #   126     run-qemu.sh's own error: bad usage, a missing tool, the build
-#           failed, an unreadable or non-RISC-V-64 ELF, an unwritable log
+#           failed (an --impl that make refuses, docs/impl.md), an
+#           unreadable or non-RISC-V-64 ELF, an unwritable log
 #   130     interrupted by SIGINT, 143 by SIGTERM: QEMU and the rest of the run
 #           were ended first (killed with SIGKILL, run-qemu.sh takes QEMU
 #           along: QEMU runs under setpriv --pdeathsig KILL)
@@ -138,8 +146,8 @@ O=${O:-build}
 case "$O" in /*) odir=$O ;; *) odir=$top/$O ;; esac
 cross=${CROSS_COMPILE:-riscv64-unknown-elf-}
 machine=virt smp=1 memory=256M timeout_s=600 silence_s= icount=1 check_align=0
-elf= log_given=0 build=1 bios=default mttcg=0 via_uboot=0 uboot=
-extra=()
+elf= log_given=0 build=1 bios=default mttcg=0 via_uboot=0 uboot= must_align=0
+extra=() impls=()
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--machine) [ $# -ge 2 ] || die "--machine needs a value"; machine=$2; shift 2 ;;
@@ -150,6 +158,8 @@ while [ $# -gt 0 ]; do
 	--icount) icount=1; shift ;;
 	--no-icount) icount=0; shift ;;
 	--check-alignment) check_align=1; shift ;;
+	--impl) [ $# -ge 2 ] || die "--impl needs NAME=FILE"; impls+=("$2"); shift 2 ;;
+	--impl-must-align) must_align=1 check_align=1; shift ;;
 	--elf) [ $# -ge 2 ] || die "--elf needs a value"; elf=$2; build=0; shift 2 ;;
 	--log) [ $# -ge 2 ] || die "--log needs a value"; log=$2; log_given=1; shift 2 ;;
 	--no-build) build=0; shift ;;
@@ -160,6 +170,15 @@ while [ $# -gt 0 ]; do
 	--) shift; extra=("$@"); break ;;
 	*) usage >&2; die "unknown option: $1" ;;
 	esac
+done
+
+# make reads FILE from the repository top, and splits words at spaces.
+impl=
+for i in "${impls[@]}"; do
+	[ "$build" = 1 ] || die "--impl $i builds the image: not with --no-build or --elf"
+	case "$i" in *[[:space:]]*) die "--impl '$i': make splits it at its spaces" ;; esac
+	case "$i" in *=/* | *=) ;; *=*) i=${i%%=*}=$PWD/${i#*=} ;; esac
+	impl="${impl:+$impl }$i"
 done
 
 # Plain decimal numbers only: QEMU refuses -smp 08, and shell arithmetic
@@ -222,7 +241,8 @@ esac
 if [ "$build" = 1 ]; then
 	# The link's -Wl,-Map=FILE would split FILE at a comma.
 	case "$odir" in *,*) die "cannot build in $odir: the image's link splits a path at its commas; use another O= or --no-build --elf FILE" ;; esac
-	locked_make PLATFORM=virt all || die "build failed (make O=$O PLATFORM=virt all)"
+	locked_make PLATFORM=virt IMPL="$impl" IMPL_MUST_ALIGN="$must_align" all ||
+		die "build failed (make O=$O PLATFORM=virt${impl:+ IMPL=\"$impl\"} all)"
 fi
 [ -n "$elf" ] || elf=$odir/virt/wordmerge.elf
 [ -e "$elf" ] || die "no image at $elf (build it with make O=$O, or drop --no-build)"
@@ -409,9 +429,13 @@ if [ "$has_finisher" = 1 ] && [ "$ended" = exited ] && [ "$qemu_rc" != "$status"
 	exit 125
 fi
 
+# --impl-must-align: the user's functions, every one renamed user_NAME_*
+# (firmware/impls.mk), fail as ours do.
+user_fail=()
+[ "$must_align" = 0 ] || user_fail=(--fail-in 'user_*')
 if [ "$check_align" = 1 ]; then
 	/usr/bin/python3 "$top/tools/misalign-table.py" "$raw" "$elf" --log "$log" \
-		--require misalign_control --fail-in 'memcpy,memmove,memset,wm_*' ||
+		--require misalign_control --fail-in 'memcpy,memmove,memset,wm_*' "${user_fail[@]}" ||
 		{ [ "$status" = 0 ] && status=1; }
 fi
 # A log with benchmark lines (the default image's closing benchmark, or a

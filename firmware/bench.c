@@ -258,13 +258,27 @@ static void trap_count(int k, struct misalign_counts before)
 	trap_phase[k].stores += d.stores;
 }
 
+/*
+ * Whether implementation k has the function fn measures: a user's file may
+ * define only some of the three (firmware/impls.c); the others are skipped.
+ */
+static int has_fn(int k, enum bench_fn fn)
+{
+	const struct suite_impl *f = &wm_impls[k].f;
+
+	return fn == FN_MEMCPY ? f->cpy != NULL : fn == FN_MEMSET ? f->set != NULL :
+	       f->move != NULL;
+}
+
 static void trap_phase_end(const char *phase)
 {
 	static const struct misalign_counts zero = { 0, 0 };
 	int k;
 
 	for (k = 0; k < WM_NIMPLS; k++) {
-		if (misalign_report(phase, wm_impls[k].f.name, k == 0, trap_phase[k]))
+		const char *name = wm_impls[k].f.name;
+
+		if (misalign_report(phase, name, impl_must_align(name), trap_phase[k]))
 			trap_fail = 1;
 		trap_phase[k] = zero;
 	}
@@ -391,9 +405,11 @@ static void symbols(void)
 {
 	int i;
 
+	/* "-": a function the implementation lacks (a user's file may). */
 	for (i = 0; i < WM_NIMPLS; i++)
-		CSV_IMPL(wm_impls[i].f.name, wm_impls[i].sym[0], wm_impls[i].sym[1],
-			 wm_impls[i].sym[2]);
+		CSV_IMPL(wm_impls[i].f.name, has_fn(i, FN_MEMCPY) ? wm_impls[i].sym[0] : "-",
+			 has_fn(i, FN_MOVE_FWD) ? wm_impls[i].sym[1] : "-",
+			 has_fn(i, FN_MEMSET) ? wm_impls[i].sym[2] : "-");
 	for (i = 0; i < NFNS; i++)
 		CSV_FUNCTION(fn_names[i], fn_titles[i]);
 	CSV_FUNCTION("memmove", "memmove, either direction (the fleet call mix)");
@@ -524,6 +540,8 @@ static void sweep_table(int fn, int doff, int soff)
 		for (k = 0; k < WM_NIMPLS; k++) {
 			struct meas m;
 
+			if (!has_fn(k, fn))
+				continue;
 			measure_cell(fn, k, d, s, n, &m);
 			cell_csv("sweep", fn, k, doff, soff, n, &m);
 		}
@@ -563,6 +581,8 @@ static void trace_extra_cells(void)
 		for (k = 0; k < WM_NIMPLS; k++) {
 			struct meas m;
 
+			if (!has_fn(k, fn))
+				continue;
 			measure_cell(fn, k, d, s, n, &m);
 			cell_csv("extra", fn, k, doff, soff, n, &m);
 		}
@@ -589,7 +609,7 @@ static void big_memcpy(void)
 	static const char *const row[8] = { "0", "1", "2", "3", "4", "5", "6", "7" };
 
 	for (k = 0; k < WM_NIMPLS; k++)
-		for (i = 0; i < 8; i++) {
+		for (i = 0; i < 8 && has_fn(k, FN_MEMCPY); i++) {
 			CSV_PROGRESS("big", "memcpy", wm_impls[k].f.name, row[i]);
 			for (j = 0; j < 8; j++) {
 				size_t n = BIG_SIZE - (size_t)(i > j ? i : j);
@@ -608,6 +628,8 @@ static void big_memset(void)
 	int k, i;
 
 	for (k = 0; k < WM_NIMPLS; k++) {
+		if (!has_fn(k, FN_MEMSET))
+			continue;
 		CSV_PROGRESS("big", "memset", wm_impls[k].f.name, "");
 		for (i = 0; i < 8; i++) {
 			struct meas m;
@@ -632,6 +654,8 @@ static void big_memmove(void)
 		const char *fn = fn_names[dir ? FN_MOVE_BWD : FN_MOVE_FWD];
 
 		for (k = 0; k < WM_NIMPLS; k++) {
+			if (!has_fn(k, FN_MOVE_FWD))
+				continue;
 			CSV_PROGRESS("big", fn, wm_impls[k].f.name, "");
 			for (p = 0; p < NPAIRS; p++) {
 				int doff = copy_pairs[p].d, soff = copy_pairs[p].s;
@@ -701,7 +725,9 @@ static void mix(void)
 
 		CSV_PROGRESS("mix", mix_fns[fn].name, "", "");
 		for (k = 0; k < WM_NIMPLS; k++)
-			for (c = 0, i = 0; c < FLEETMIX_NCLASSES; i += count[c++]) {
+			for (c = 0, i = 0; c < FLEETMIX_NCLASSES &&
+			     has_fn(k, fn == MIX_MEMCPY ? FN_MEMCPY : fn == MIX_MEMSET ? FN_MEMSET : FN_MOVE_FWD);
+			     i += count[c++]) {
 				unsigned long cyc = 0, ins = 0, bytes = 0;
 
 				for (j = i; j < i + count[c]; j++) {

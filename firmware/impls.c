@@ -6,26 +6,23 @@
 #include "impls.h"
 
 /*
- * A reference's three functions, renamed P_memcpy etc. (tools/extract-refs.sh),
- * and its table entry: the same prefix gives the functions and the symbols
- * the benchmark announces.
+ * The table's entries come from firmware/impls.mk's list (the generated
+ * wm-impls.h): X(KIND, name, prefix) each.  A reference's and a user's three
+ * functions are renamed PREFIX_memcpy etc. (tools/extract-refs.sh), and the
+ * same prefix gives the symbols the benchmark announces.  A user's file may
+ * define only some of the three: its declarations are weak, so that one it
+ * lacks is a null pointer, which the suite and the benchmark skip.
  */
-#define REF_DECLARE(p)						\
-	void *p##_memcpy(void *, const void *, size_t);		\
-	void *p##_memmove(void *, const void *, size_t);	\
-	void *p##_memset(void *, int, size_t)
-#define REF_ENTRY(name, p, in_suite)					\
-	{ { name, p##_memcpy, p##_memmove, p##_memset },		\
-	  { #p "_memcpy", #p "_memmove", #p "_memset" }, in_suite }
-
-REF_DECLARE(picolibc_size);
-REF_DECLARE(picolibc_speed);
-#if WM_PEERS
-/* The peers (tests/peers.mk): built from Debian's source packages. */
-REF_DECLARE(linux);
-REF_DECLARE(glibc);
-REF_DECLARE(newlib);
-#endif
+#define DECL_FNS(p, attr)						\
+	attr void *p##_memcpy(void *, const void *, size_t);		\
+	attr void *p##_memmove(void *, const void *, size_t);		\
+	attr void *p##_memset(void *, int, size_t);
+#define DECL_ours(p)
+#define DECL_loop(p)
+#define DECL_ref(p) DECL_FNS(p, )
+#define DECL_user(p) DECL_FNS(p, __attribute__((weak)))
+#define DECL(kind, name, p) DECL_##kind(p)
+WM_IMPL_LIST(DECL)
 
 /*
  * The plain byte loops: the generic code the 2021 series replaced.  The
@@ -71,18 +68,37 @@ static __attribute__((noinline)) void *byteloop_memset(void *dst, int c, size_t 
 }
 
 /*
- * wordmerge first: the suite and the benchmark take entry 0 for ours; the
- * byte loop last (the benchmark's cache-warming load takes it).  Every
- * entry must be filled: one left empty would be a null function.
+ * Each KIND's entry: wordmerge's functions carry the standard names, the
+ * others their prefix; every one but a reference's is the suite's own
+ * (FAIL: lines, counted in the status).
  */
-const struct wm_impl wm_impls[WM_NIMPLS] = {
-	{ { "wordmerge", memcpy, memmove, memset }, { "memcpy", "memmove", "memset" }, 1 },
-	REF_ENTRY("picolibc-size", picolibc_size, 1),
-	REF_ENTRY("picolibc-speed", picolibc_speed, 1),
-#if WM_PEERS
-	REF_ENTRY("linux-asm", linux, 1),
-	REF_ENTRY("glibc-generic", glibc, 1),
-	REF_ENTRY("newlib", newlib, 1),
-#endif
-	REF_ENTRY("byte-loop", byteloop, 0),
-};
+#define ROLE_ours WM_OURS
+#define ROLE_ref WM_REF
+#define ROLE_user WM_USER
+#define ROLE_loop WM_BENCH_ONLY
+#define FNS_ours(p) memcpy, memmove, memset
+#define SYMS_ours(p) "memcpy", "memmove", "memset"
+#define FNS_other(p) p##_memcpy, p##_memmove, p##_memset
+#define SYMS_other(p) #p "_memcpy", #p "_memmove", #p "_memset"
+#define FNS_ref FNS_other
+#define FNS_user FNS_other
+#define FNS_loop FNS_other
+#define SYMS_ref SYMS_other
+#define SYMS_user SYMS_other
+#define SYMS_loop SYMS_other
+#define ENTRY(kind, name, p)						\
+	{ { name, FNS_##kind(p), ROLE_##kind != WM_REF }, { SYMS_##kind(p) }, ROLE_##kind },
+
+/* In the list's order: ours first, the byte loop last (firmware/impls.mk). */
+const struct wm_impl wm_impls[WM_NIMPLS] = { WM_IMPL_LIST(ENTRY) };
+
+int impl_must_align(const char *name)
+{
+	int k;
+
+	for (k = 0; k < WM_NIMPLS; k++)
+		if (strcmp(wm_impls[k].f.name, name) == 0)
+			return wm_impls[k].role == WM_OURS ||
+			       (wm_impls[k].role == WM_USER && WM_IMPL_MUST_ALIGN);
+	return 0;
+}

@@ -22,7 +22,8 @@
 /*
  * Suite hooks: misaligned-trap counts around every group.  A count while
  * wordmerge runs fails the group; the references' counts are informative
- * (they are picolibc's to fix, not ours).
+ * (they are picolibc's to fix, not ours), a user's too unless it was built
+ * with make IMPL_MUST_ALIGN=1.
  */
 static struct misalign_counts main_counts_before;
 
@@ -35,7 +36,7 @@ static void main_group_begin(const char *group, const struct suite_impl *impl)
 
 static unsigned long main_group_end(const char *group, const struct suite_impl *impl)
 {
-	return misalign_report(group, impl->name, strcmp(impl->name, "wordmerge") == 0,
+	return misalign_report(group, impl->name, impl_must_align(impl->name),
 			       misalign_since(main_counts_before));
 }
 
@@ -54,7 +55,7 @@ void fw_main(unsigned long hartid, const void *dtb)
 	trap_context = suite_current;	/* a trap names the suite's case */
 	mmu_init();	/* guard pages for the suite (firmware/mmu.c) */
 	for (i = 0; i < WM_NIMPLS; i++)
-		if (wm_impls[i].in_suite)
+		if (wm_impls[i].role != WM_BENCH_ONLY)
 			impls[n++] = wm_impls[i].f;
 	suite_run(impls, n, pmu ? &hooks : NULL, &res);
 	mmu_off();	/* the benchmark below runs unpaged, as make bench's */

@@ -120,8 +120,7 @@ $$(IMG_DIR)/obj/peer-$(1).o: $$(peer_srcs_$(1):%=$$(IMG_DIR)/obj/peers/$(1)/%.o)
 endef
 $(foreach p,$(PEER_NAMES),$(eval $(call peer_rules,$(p))))
 
-# PEERS=0 (top Makefile): an image without them.
-IMG_REFS += $(if $(filter 1,$(PEERS)),$(PEER_NAMES:%=$(IMG_DIR)/obj/peer-%.o))
+# The image links them unless PEERS=0 (firmware/impls.mk, the table).
 
 # ---- glibc's and newlib's C in the host suite (make host HOST_PEERS=1) --------
 host_peer_flags = $(HOST_OPT) -g $(HOST_ARCH) -fno-tree-loop-distribute-patterns

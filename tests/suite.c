@@ -60,15 +60,21 @@ static _Alignas(64) unsigned char suite_spre[SPAN]; /* pristine source */
 static unsigned long suite_cases, suite_fails;
 
 /*
- * Ours is impls[0]; the others are references (another project's code),
- * whose failures are printed as theirs, REF-FAILED: rather than FAIL:, and
- * leave the verdict to ours.
+ * Ours is impls[0], and any with `own` set (a user's code in the image); the
+ * others are references (another project's code), whose failures are
+ * printed as theirs, REF-FAILED: rather than FAIL:, and leave the verdict to
+ * ours.
  */
 static const struct suite_impl *suite_ours;
 
+static int is_own(const struct suite_impl *impl)
+{
+	return impl == suite_ours || impl->own;
+}
+
 static const char *fail_tag(const struct suite_impl *impl)
 {
-	return impl == suite_ours ? "FAIL" : "REF-FAILED";
+	return is_own(impl) ? "FAIL" : "REF-FAILED";
 }
 
 /*
@@ -581,8 +587,14 @@ void suite_run(const struct suite_impl *impls, int nimpls,
 			const struct suite_impl *impl = &impls[k];
 			unsigned long extra = 0;
 
-			if (!group_has(g, impl))
+			if (!group_has(g, impl)) {
+				if (is_own(impl))
+					printf("SKIP: %s[%s]: its file defines no %s\n",
+					       suite_groups[g].name, impl->name,
+					       suite_groups[g].fn == 2 ? "memset" :
+					       suite_groups[g].fn ? "memmove" : "memcpy");
 				continue;
+			}
 			suite_cases = suite_fails = 0;
 			if (hooks && hooks->group_begin)
 				hooks->group_begin(suite_groups[g].name, impl);
@@ -592,7 +604,7 @@ void suite_run(const struct suite_impl *impls, int nimpls,
 				extra = hooks->group_end(suite_groups[g].name, impl);
 			res->checks += suite_cases;
 			res->groups++;
-			if (impl == suite_ours && (suite_fails || extra)) {
+			if (is_own(impl) && (suite_fails || extra)) {
 				res->failures += suite_fails + extra;
 				res->failed_groups++;
 			}

@@ -19,6 +19,8 @@ struct suite_impl {
 	void *(*cpy)(void *, const void *, size_t);
 	void *(*move)(void *, const void *, size_t);
 	void *(*set)(void *, int, size_t);
+	int own;	/* besides impls[0]: its failures are ours to report (FAIL:,
+			   counted), not a reference's (REF-FAILED:) */
 };
 
 /* Counts kept across groups; the caller prints the verdict. */
@@ -40,8 +42,9 @@ struct suite_hooks {
 };
 
 /*
- * Prints "TARGET: <bits>-bit <endian>" first.  impls[0] is ours; a
- * reference may lack a function (NULL): its groups are left out.
+ * Prints "TARGET: <bits>-bit <endian>" first.  impls[0] is ours; another
+ * may lack a function (NULL): its groups are left out (an own one's with a
+ * SKIP: line, as the user asked for them).
  */
 void suite_run(const struct suite_impl *impls, int nimpls,
 	       const struct suite_hooks *hooks, struct suite_result *res);

@@ -543,7 +543,7 @@ def mix_means(rows):
                        ("ins", "u74", "u54"))
 
 
-def mix_table(rows, impls):
+def mix_table(rows, impls, own=()):
     """The fleet call mix: mean instructions, U74 and U54 cycles per call, by size class."""
     means = mix_means(rows)
     for fn in dict.fromkeys(k[0] for k in means):
@@ -558,13 +558,14 @@ def mix_table(rows, impls):
                 m = means[(fn, i)]
                 print(f"{i:15}" + "".join(f" | {m[c][1]:6.1f} {m[c][2]:6.1f} {m[c][3]:6.1f}"
                                           if c in m else f" | {'-':^20}" for c in classes))
-        # Ours (the first, and its clang build) against the fastest of the others, per core.
-        others = [i for i in impls if not i.startswith(impls[0]) and (fn, i) in means]
-        for i in (i for i in impls if i.startswith(impls[0]) and others and (fn, i) in means):
-            print(f"{i} / fastest other:" + "".join(
-                f" {core} {means[(fn, i)]['all'][k] / means[(fn, b)]['all'][k]:.2f} ({b})"
-                for core, k in (("U74", 2), ("U54", 3))
-                for b in [min(others, key=lambda o: means[(fn, o)]["all"][k])]))
+        # Ours (and its clang build) and each --own one against the fastest other, per core.
+        for i in (i for i in impls if (i.startswith(impls[0]) or i in own) and (fn, i) in means):
+            others = [o for o in impls if (fn, o) in means and o.split(" (")[0] != i.split(" (")[0]]
+            if others:
+                print(f"{i} / fastest other:" + "".join(
+                    f" {core} {means[(fn, i)]['all'][k] / means[(fn, b)]['all'][k]:.2f} ({b})"
+                    for core, k in (("U74", 2), ("U54", 3))
+                    for b in [min(others, key=lambda o: means[(fn, o)]["all"][k])]))
 
 
 def cmd_table(a):
@@ -592,7 +593,7 @@ def cmd_table(a):
                 f" | {r['ins']:>7} {r['u74']:>6} {r['u54']:>6} "
                 + (f"{r['u74'] / n:>7.3f}" if n else f"{'-':>7}")
                 if (r := by_n[n].get(i)) else f" | {'-':^{w}}" for i in impls))
-    mix_table(rows, impls)
+    mix_table(rows, impls, a.own or ())
 
 
 def cmd_compare(a):
@@ -654,6 +655,7 @@ def main(argv=None):
     t = sub.add_parser("table", help="print the table of a model CSV")
     t.add_argument("csv")
     t.add_argument("--clang", help="the model CSV of lib built by clang: its columns beside")
+    t.add_argument("--own", action="append", help="a user's implementation: its ratio line too")
     c = sub.add_parser("compare", help="compare two model CSVs cell by cell")
     c.add_argument("before")
     c.add_argument("after")

@@ -121,10 +121,8 @@ def read_elf(path, run):
                        f"log says {addr})")
     libfile = syms["memcpy"].file or ""     # lib's: every function of memcpy's source file
     lib = sorted((f.name, f.size) for f in syms.values() if f.size and (f.file or "") == libfile)
-    # Another implementation's total: every function with its prefix (its memcpy's symbol
-    # less "memcpy"), which tools/extract-refs.sh gives a peer's helpers too.
-    prefixes = {i: s[:-len("memcpy")] for (i, fn), s in run.b.symbols.items()
-                if fn == "memcpy" and s.endswith("_memcpy")}
+    # Another's total: every function with its symbols' prefix (extract-refs.sh gives helpers it).
+    prefixes = {i: s[:-len(fn)] for (i, fn), s in run.b.symbols.items() if s.endswith("_" + fn)}
     return {"elf": path, "libfile": libfile, "lib": lib, "lib_total": sum(s for _, s in lib),
             "size": {k: syms[s].size for k, s in run.b.symbols.items()},
             "total": {i: sum(f.size for f in syms.values() if f.name.startswith(p))
@@ -330,8 +328,8 @@ def size_table(run, sizes):
             + "; another's with its helpers (its symbols' prefix)",
             ["implementation", *run.symfns, "total"],
             [[impl, *sz, sizes["lib_total"] if impl == run.ours else
-              sizes["total"].get(impl, sum(sz))] for impl in
-             run.b.impls for sz in [[sizes["size"][(impl, f)] for f in run.symfns]]])
+              sizes["total"].get(impl, sum(x for x in sz if x != "–"))] for impl in
+             run.b.impls for sz in [[sizes["size"].get((impl, f), "–") for f in run.symfns]]])
 
 
 def sweep_tables(run, cells, model=None, cores=CORES):
@@ -436,7 +434,7 @@ def facts(run):
             ("compiler", m.get("compiler", "?")), ("flags", cf),
             ("lib's flags", "the same" if m.get("lib_cflags", cf) == cf else m["lib_cflags"]),
             ("timebase", f"{run.hz} Hz" + (f", {m['mem_mib']} MiB RAM" if "mem_mib" in m else "")),
-            ("implementations", ", ".join(run.impls) + f" (firmware/impls.c; {run.ours} is lib's)"),
+            ("implementations", ", ".join(run.impls) + f" (firmware/impls.mk; {run.ours} is lib's)"),
             ("counts", f"{run.counts} ({run.why})"),
             ("measurement overhead (subtracted)", f"memcpy/memmove {m['overhead_cpy'][0]} "
              f"instructions, {m['overhead_cpy'][1]} cycles; memset {m['overhead_set'][0]}, "

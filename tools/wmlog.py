@@ -79,8 +79,8 @@ class Bench:
             self.meta[rec["key"]] = v[0] if len(v) == 1 else v
         elif kind == "impl":
             self.impls.append(rec["impl"])
-            for fn in ("memcpy", "memmove", "memset"):
-                self.symbols[(rec["impl"], fn)] = rec[fn]
+            self.symbols.update({(rec["impl"], f): rec[f] for f in ("memcpy", "memmove", "memset")
+                                 if rec[f] != "-"})     # "-": the implementation lacks it
         elif kind == "function":
             self.functions[rec["fn"]] = rec["title"]
         elif kind in self.cells:

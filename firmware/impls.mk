@@ -1,0 +1,113 @@
+# SPDX-License-Identifier: MIT
+# The implementations the image checks and measures: this list is their one
+# owner.  The image's table (firmware/impls.c) is generated from it, the link
+# takes their objects from it, and every reader takes the names from what the
+# image prints.  Included by the top Makefile, after tests/peers.mk.
+#
+# Each entry is NAME:PREFIX:KIND, in the order the image runs them:
+#   ours  wordmerge (lib, the standard names): the suite and the benchmark
+#         take entry 0 for ours
+#   ref   another project's code, renamed PREFIX_memcpy etc. by
+#         tools/extract-refs.sh from $(impl_obj_PREFIX): its failures and
+#         misaligned accesses are its own (REF-FAILED:, informative)
+#   user  a user's file, IMPL="NAME=FILE ..." (below): renamed the same way,
+#         checked as ours is (FAIL:, counted in the status)
+#   loop  the plain byte loop (firmware/impls.c), measured only; last, the
+#         benchmark's cache-warming load takes it
+#
+# IMPL="NAME=FILE ..."  up to four; FILE a C source, an assembly source (.S,
+#   .s) or an RV64 ELF object defining any of memcpy, memmove, memset
+#   (docs/impl.md).  IMPL_CFLAGS= adds to the flags sources are built with;
+#   IMPL_MUST_ALIGN=1 makes a misaligned access the PMU counts in a user's
+#   function fail the run, as one in ours does.
+IMPL ?=
+IMPL_CFLAGS ?=
+IMPL_MUST_ALIGN ?= 0
+
+IMPL_LIST := wordmerge:wm:ours picolibc-size:picolibc_size:ref picolibc-speed:picolibc_speed:ref
+impl_obj_picolibc_size := $(IMG_DIR)/obj/picolibc-size.o
+impl_obj_picolibc_speed := $(IMG_DIR)/obj/picolibc-speed.o
+PEER_IMPLS := linux-asm:linux:ref glibc-generic:glibc:ref newlib:newlib:ref
+IMPL_LIST += $(if $(filter 1,$(PEERS)),$(PEER_IMPLS))
+$(foreach p,$(PEER_NAMES),$(eval impl_obj_$(p) := $(IMG_DIR)/obj/peer-$(p).o))
+# Every built-in name, the peers' too when PEERS=0: a user's NAME is none of them.
+IMPL_BUILTIN := $(foreach e,$(IMPL_LIST) $(if $(filter 1,$(PEERS)),,$(PEER_IMPLS)),\
+	$(word 1,$(subst :, ,$(e)))) byte-loop
+
+# The user's: every error is reported here, before anything is built.
+impl_err = $(error impl: error: $(1): $(2))
+impl_name = $(firstword $(subst =, ,$(1)))
+impl_file = $(patsubst $(impl_name)=%,%,$(1))
+IMPL_NAMES := $(foreach i,$(IMPL),$(if $(filter =%,$(i)),,$(call impl_name,$(i))))
+$(if $(word 5,$(IMPL)),$(error impl: error: $(words $(IMPL)) implementations given; at most 4))
+define impl_check
+$(if $(findstring =,$(1)),,$(call impl_err,$(1),not NAME=FILE))
+$(if $(filter =%,$(1)),$(call impl_err,$(1),the NAME before = is empty))
+$(if $(or $(findstring ',$(impl_name)),$(shell printf '%s\n' '$(impl_name)' | grep -qx '[a-z0-9_]*' || echo bad)),$(call impl_err,$(1),NAME '$(impl_name)' may hold only a-z 0-9 _))
+$(if $(filter $(impl_name),$(IMPL_BUILTIN)),$(call impl_err,$(1),'$(impl_name)' is a built-in implementation's name (built-in: $(IMPL_BUILTIN))))
+$(if $(word 2,$(filter $(impl_name),$(IMPL_NAMES))),$(call impl_err,$(1),NAME '$(impl_name)' is given twice))
+$(if $(impl_file),,$(call impl_err,$(1),the FILE after = is empty))
+$(if $(wildcard $(impl_file)),,$(call impl_err,$(1),no such file: $(impl_file)))
+$(if $(shell test -f '$(impl_file)' && test -r '$(impl_file)' && echo ok),,$(call impl_err,$(1),$(impl_file) is not a regular file this user can read))
+$(if $(filter %.c %.S %.s %.o,$(impl_file)),,$(call impl_err,$(1),$(impl_file) is not a C source (.c) nor assembly (.S or .s) nor an object (.o)))
+IMPL_LIST += $(impl_name):user_$(impl_name):user
+impl_obj_user_$(impl_name) := $(IMG_DIR)/obj/user-$(impl_name).o
+impl_src_$(impl_name) := $(impl_file)
+endef
+$(foreach i,$(IMPL),$(eval $(call impl_check,$(i))))
+IMPL_LIST += byte-loop:byteloop:loop
+
+impl_field = $(word $(2),$(subst :, ,$(1)))
+IMPL_OBJS := $(foreach e,$(IMPL_LIST),$(impl_obj_$(call impl_field,$(e),2)))
+IMG_REFS += $(IMPL_OBJS)
+
+# The table as the image's C reads it, rewritten only when it changes.
+IMPLS_H := $(IMG_DIR)/gen/wm-impls.h
+IMG_CFLAGS += -I$(IMG_DIR)/gen -DWM_IMPL_MUST_ALIGN=$(IMPL_MUST_ALIGN)
+IMPLS_H_LINES = '\#define WM_NIMPLS $(words $(IMPL_LIST))' '\#define WM_IMPL_LIST(X) \' \
+	$(foreach e,$(IMPL_LIST),'	X($(call impl_field,$(e),3), "$(call impl_field,$(e),1)", \
+	$(call impl_field,$(e),2)) \') ''
+$(IMPLS_H): FORCE
+	@mkdir -p $(@D)
+	@printf '%s\n' $(IMPLS_H_LINES) | cmp -s - $@ || printf '%s\n' $(IMPLS_H_LINES) > $@
+$(IMG_OBJS): $(IMPLS_H)
+
+# A user's source, built with the image's compiler and code generation
+# flags (not its -Werror: the code is not ours to keep warning-free).
+IMPL_SRC_CFLAGS = $(IMG_CODEGEN) -Wall -Wextra $(IMPL_CFLAGS)
+# The file is the user's: no rule of make's own may remake it (an x.o
+# beside an x.s would be rebuilt by the host's as).  The object, as
+# compiled or as given, must be one the image can link: an
+# RV64 little-endian relocatable that defines one of the three and needs
+# nothing else (the image is freestanding: no C library beneath it).  Its
+# static helpers get the prefix too, so that the plugin's table names them as
+# the user's and --impl-must-align (run-qemu.sh) catches them.
+define impl_rules
+$(impl_src_$(1)): ;
+$(IMG_DIR)/obj/user/$(1).o: $(impl_src_$(1)) $(IMG_DIR)/flags
+	@mkdir -p $$(@D)
+	$$(quiet) CC "$$< (IMPL $(1))"
+	$$(Q)$(if $(filter %.o,$(impl_src_$(1))),cp $$< $$@,$$(CC) $$(IMPL_SRC_CFLAGS) -c $$< -o $$@ || \
+		{ echo "impl: error: $(1)=$(impl_src_$(1)): does not compile (the compiler's messages above)" >&2; exit 1; })
+$(IMG_DIR)/obj/user-$(1).o: $(IMG_DIR)/obj/user/$(1).o tools/extract-refs.sh firmware/impls.mk
+	$$(quiet) REFS $$@
+	$$(Q)bad() { echo "impl: error: $(1)=$(impl_src_$(1)): $$$$*" >&2; exit 1; }; \
+	h=$$$$($(CROSS_COMPILE)readelf -h $$< 2>/dev/null) || bad "not an ELF object"; \
+	f() { printf '%s\n' "$$$$h" | sed -n "s/^ *$$$$1: *//p"; }; \
+	case $$$$(f Data) in *little*) ;; *) bad "a big-endian object: RISC-V is little-endian" ;; esac; \
+	[ "$$$$(f Class)" = ELF64 ] || bad "a 32-bit ($$$$(f Class)) object: the image is RV64"; \
+	[ "$$$$(f Machine)" = RISC-V ] || bad "an object for $$$$(f Machine), not RISC-V"; \
+	case $$$$(f Type) in REL*) ;; *) bad "not a relocatable object: $$$$(f Type)" ;; esac; \
+	case $$$$(f Flags) in *single-float* | *double-float* | *quad-float*) bad "a hard-float ABI object \
+		($$$$(f Flags)): the image is lp64, soft-float (build it with -march=rv64imac -mabi=lp64)" ;; esac; \
+	$(CROSS_COMPILE)nm -g --defined-only $$< | grep -qE ' [TW] (memcpy|memmove|memset)$$$$' || \
+		bad "defines none of memcpy, memmove, memset"; \
+	u=$$$$($(CROSS_COMPILE)nm -u $$< | awk '$$$$NF !~ /^(memcpy|memmove|memset)$$$$/ { print $$$$NF }' | tr '\n' ' '); \
+	[ -z "$$$$u" ] || bad "needs $$$$u(undefined; the image is freestanding: only memcpy, memmove and memset may be left to it)"; \
+	tools/extract-refs.sh $(CROSS_COMPILE) user_$(1) $$@ $$< && \
+	l=$$$$($(CROSS_COMPILE)nm --defined-only $$@ | awk '$$$$2 == "t" { print "--redefine-sym " $$$$3 "=user_$(1)_" $$$$3 }'); \
+	[ -z "$$$$l" ] || $(OBJCOPY) $$$$l $$@
+endef
+$(foreach n,$(IMPL_NAMES),$(eval $(call impl_rules,$(n))))
+# The user's first: a file that cannot be used fails the build at once.
+$(IMG_OBJS): | $(IMPL_NAMES:%=$(IMG_DIR)/obj/user-%.o)
