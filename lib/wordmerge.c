@@ -910,20 +910,31 @@ WM_NO_LIBCALLS void *WM_NAME(memset)(void *dst, int c, size_t n)
 	word v = b;	/* held in the byte loops, as a word: no extension */
 
 	/*
-	 * Bytes below one word, and up to two words if dst is not aligned.
-	 * "At least one word" as n / WSIZE: written n > WSIZE - 1, GCC loaded
-	 * that constant on the misaligned path too.
+	 * Bytes up to one word, and up to two words if dst is not aligned
+	 * (the size-first build: below one word).  The length first, so
+	 * that the shortest calls take two decisions before their stores
+	 * (n == 0, n <= WSIZE), whatever dst's alignment.
+	 * __builtin_expect: without it GCC laid the word loops out as if
+	 * they were cold, with a jump back on every iteration.
 	 */
 	if (!WM_SMALL_CODE && !n)
 		return dst;
-	if ((WM_SMALL_CODE || !((uintptr_t)d & WMASK)) ? n / WSIZE : n > 2 * WSIZE) {
+	if (WM_SMALL_CODE ? n >= WSIZE : __builtin_expect(n > WSIZE, 1)) {
 		/* ~0 / 0xff is 0x0101...01: one copy of b in every byte. */
 		word w = (word)b * (~(word)0 / 0xff);
 		uintptr_t head = -(uintptr_t)d & WMASK;
 		word *dw, *dend;
 
-		/* 1. Up to the first word boundary. */
-		if (head) {
+
+
+		/*
+		 * 1. Up to the first word boundary.  The speed-first build
+		 * tests dst's offset in its word, not the head's length
+		 * computed from it: an aligned dst then pays nothing for it.
+		 */
+		if (WM_SMALL_CODE ? head : (uintptr_t)d & WMASK) {
+			if (!WM_SMALL_CODE && n <= 2 * WSIZE)
+				goto bytes;	/* they do not pay the head */
 			n -= head;
 			if (WM_SMALL_CODE) {
 				while (head--) {
@@ -997,25 +1008,44 @@ WM_NO_LIBCALLS void *WM_NAME(memset)(void *dst, int c, size_t n)
 			return dst;
 		}
 	}
+bytes:
 	if (!WM_SMALL_CODE) {
-		unsigned char *end4 = d + (n & ~(size_t)3);
+		/*
+		 * 1 to 2 * WSIZE bytes (to WSIZE if dst is aligned), from
+		 * both ends at once: the first and the last byte, then the two
+		 * after the first and the two before the last, then one more
+		 * at each end, then four more.  The ends overlap when
+		 * n is not the sum of those steps, which stores a byte twice
+		 * rather than test for it.  No loop, no count, no word to
+		 * build: a 1-byte call is two stores.  HOLD(n): GCC otherwise
+		 * made a copy of this for each way in.
+		 */
+		unsigned char *e;
 
-		while (d != end4) {
-			d[0] = b;
-			d[1] = b;
-			d[2] = b;
-			d[3] = b;
-			d += 4;
-		}
-		if (n & 3) {
-			if (n & 2) {
-				d[0] = b;
-				d[1] = b;
-				d += 2;
-			}
-			if (n & 1)
-				*d = b;
-		}
+		HOLD(n);
+		e = d + n;
+		d[0] = b;
+		e[-1] = b;
+		if (n <= 2)
+			return dst;
+		d[1] = b;
+		d[2] = b;
+		e[-2] = b;
+		e[-3] = b;
+		if (n <= 6)
+			return dst;
+		d[3] = b;
+		e[-4] = b;
+		if (WSIZE == 4 || n <= 8)
+			return dst;
+		d[4] = b;
+		d[5] = b;
+		d[6] = b;
+		d[7] = b;
+		e[-5] = b;
+		e[-6] = b;
+		e[-7] = b;
+		e[-8] = b;
 		return dst;
 	}
 	while (n--) {
