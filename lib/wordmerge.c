@@ -229,6 +229,19 @@ WM_NO_LIBCALLS static inline word wm_edge(const word *p, uintptr_t lo, uintptr_t
 /* ---- heads and tails: the source bytes merged into one word ------------- */
 
 /*
+ * The bits of a head's or a tail's length k (< WSIZE) taken out at once,
+ * before the first test of one: in the U74's model an ALU result is ready
+ * 3 cycles after it issues, so a bit taken out of k right before its test
+ * made the branch wait that long.  b1 and b2 are k & 1 and k & 2; k & 4
+ * comes from k, which is held there too.
+ */
+#define SPLIT_BITS(k, b1, b2)                   \
+	uintptr_t b1 = (k) & 1, b2 = (k) & 2;   \
+	HOLD2(b1, b2);                          \
+	if (WSIZE == 8)                         \
+		HOLD(k)
+
+/*
  * The WSIZE source bytes starting at s, as one word, loading only aligned
  * words that hold at least one of the first k of them (1 <= k <= WSIZE).
  */
@@ -267,23 +280,26 @@ static inline word wm_load_last(const unsigned char *s, uintptr_t k)
 }
 
 /*
- * Store the first bytes of x from d up to the next word boundary, with
- * naturally aligned stores: a byte if d is odd, then a halfword, then (on
- * 64-bit) a word.
+ * Store the first k bytes of x from d, which ends them at a word boundary,
+ * with naturally aligned stores: a byte if k is odd, then a halfword, then
+ * (on 64-bit) a word.  Tested on k's bits (SPLIT_BITS), not on d's as it
+ * moves.
  */
-static inline void wm_store_head(unsigned char *d, word x)
+static inline void wm_store_head(unsigned char *d, word x, uintptr_t k)
 {
-	if ((uintptr_t)d & 1) {
+	SPLIT_BITS(k, k1, k2);
+
+	if (k1) {
 		*d = (unsigned char)FIRST(x, 8);
 		x = DROP(x, 8);
 		d += 1;
 	}
-	if ((uintptr_t)d & 2) {
+	if (k2) {
 		*(u16 *)d = (uint16_t)FIRST(x, 16);
 		x = DROP(x, 16);
 		d += 2;
 	}
-	if (WSIZE == 8 && ((uintptr_t)d & 4))
+	if (WSIZE == 8 && (k & 4))
 		*(u32 *)d = (uint32_t)FIRST(x, 32);
 }
 
@@ -293,19 +309,21 @@ static inline void wm_store_head(unsigned char *d, word x)
  */
 static inline void wm_store_tail(unsigned char *d, word x, uintptr_t r, int same)
 {
+	SPLIT_BITS(r, r1, r2);
+
 	if (WSIZE == 8 && (r & 4)) {
 		*(u32 *)d = (uint32_t)FIRST(x, 32);
 		if (!same)
 			x = DROP(x, WBITS == 64 ? 32 : 0);
 		d += 4;
 	}
-	if (r & 2) {
+	if (r2) {
 		*(u16 *)d = (uint16_t)FIRST(x, 16);
 		if (!same)
 			x = DROP(x, 16);
 		d += 2;
 	}
-	if (r & 1)
+	if (r1)
 		*d = (unsigned char)FIRST(x, 8);
 }
 
@@ -331,20 +349,25 @@ void *wm_tail_fwd(void *dst, unsigned char *d, uintptr_t r, word x, const unsign
 	return dst;
 }
 
-/* Store the last bytes of x below the end e, down to the word boundary. */
-static inline void wm_store_head_bwd(unsigned char *e, word x)
+/*
+ * Store the last k bytes of x below the end e, which starts them at a word
+ * boundary; the mirror image of wm_store_head.
+ */
+static inline void wm_store_head_bwd(unsigned char *e, word x, uintptr_t k)
 {
-	if ((uintptr_t)e & 1) {
+	SPLIT_BITS(k, k1, k2);
+
+	if (k1) {
 		e -= 1;
 		*e = (unsigned char)LAST(x, 8);
 		x = PUSH(x, 8);
 	}
-	if ((uintptr_t)e & 2) {
+	if (k2) {
 		e -= 2;
 		*(u16 *)e = (uint16_t)LAST(x, 16);
 		x = PUSH(x, 16);
 	}
-	if (WSIZE == 8 && ((uintptr_t)e & 4))
+	if (WSIZE == 8 && (k & 4))
 		*(u32 *)(e - 4) = (uint32_t)LAST(x, 32);
 }
 
@@ -362,17 +385,19 @@ void *wm_tail_bwd(void *dst, unsigned char *e, word x, const unsigned char *s, u
 			HOLD(s);
 		}
 	} else {
+		SPLIT_BITS(r, r1, r2);
+
 		if (WSIZE == 8 && (r & 4)) {
 			e -= 4;
 			*(u32 *)e = (uint32_t)LAST(x, 32);
 			x = PUSH(x, WBITS == 64 ? 32 : 0);
 		}
-		if (r & 2) {
+		if (r2) {
 			e -= 2;
 			*(u16 *)e = (uint16_t)LAST(x, 16);
 			x = PUSH(x, 16);
 		}
-		if (r & 1)
+		if (r1)
 			*(e - 1) = (unsigned char)LAST(x, 8);
 	}
 	HOLD(dst);
@@ -392,7 +417,7 @@ static inline void wm_head_fwd(unsigned char *d, const unsigned char *s, uintptr
 			HOLD(s);
 		}
 	} else {
-		wm_store_head(d, wm_load_first(s, k));
+		wm_store_head(d, wm_load_first(s, k), k);
 	}
 }
 
@@ -404,7 +429,7 @@ static inline void wm_head_bwd(unsigned char *e, const unsigned char *s, uintptr
 			HOLD(s);
 		}
 	} else {
-		wm_store_head_bwd(e, wm_load_last(s, k));
+		wm_store_head_bwd(e, wm_load_last(s, k), k);
 	}
 }
 
@@ -910,20 +935,31 @@ WM_NO_LIBCALLS void *WM_NAME(memset)(void *dst, int c, size_t n)
 	word v = b;	/* held in the byte loops, as a word: no extension */
 
 	/*
-	 * Bytes below one word, and up to two words if dst is not aligned.
-	 * "At least one word" as n / WSIZE: written n > WSIZE - 1, GCC loaded
-	 * that constant on the misaligned path too.
+	 * Bytes up to one word, and up to two words if dst is not aligned
+	 * (the size-first build: below one word).  The length first, so
+	 * that the shortest calls take two decisions before their stores
+	 * (n == 0, n <= WSIZE), whatever dst's alignment.
+	 * __builtin_expect: without it GCC laid the word loops out as if
+	 * they were cold, with a jump back on every iteration.
 	 */
 	if (!WM_SMALL_CODE && !n)
 		return dst;
-	if ((WM_SMALL_CODE || !((uintptr_t)d & WMASK)) ? n / WSIZE : n > 2 * WSIZE) {
+	if (WM_SMALL_CODE ? n >= WSIZE : __builtin_expect(n > WSIZE, 1)) {
 		/* ~0 / 0xff is 0x0101...01: one copy of b in every byte. */
 		word w = (word)b * (~(word)0 / 0xff);
 		uintptr_t head = -(uintptr_t)d & WMASK;
 		word *dw, *dend;
 
-		/* 1. Up to the first word boundary. */
-		if (head) {
+
+
+		/*
+		 * 1. Up to the first word boundary.  The speed-first build
+		 * tests dst's offset in its word, not the head's length
+		 * computed from it: an aligned dst then pays nothing for it.
+		 */
+		if (WM_SMALL_CODE ? head : (uintptr_t)d & WMASK) {
+			if (!WM_SMALL_CODE && n <= 2 * WSIZE)
+				goto bytes;	/* they do not pay the head */
 			n -= head;
 			if (WM_SMALL_CODE) {
 				while (head--) {
@@ -997,25 +1033,44 @@ WM_NO_LIBCALLS void *WM_NAME(memset)(void *dst, int c, size_t n)
 			return dst;
 		}
 	}
+bytes:
 	if (!WM_SMALL_CODE) {
-		unsigned char *end4 = d + (n & ~(size_t)3);
+		/*
+		 * 1 to 2 * WSIZE bytes (to WSIZE if dst is aligned), from
+		 * both ends at once: the first and the last byte, then the two
+		 * after the first and the two before the last, then one more
+		 * at each end, then four more.  The ends overlap when
+		 * n is not the sum of those steps, which stores a byte twice
+		 * rather than test for it.  No loop, no count, no word to
+		 * build: a 1-byte call is two stores.  HOLD(n): GCC otherwise
+		 * made a copy of this for each way in.
+		 */
+		unsigned char *e;
 
-		while (d != end4) {
-			d[0] = b;
-			d[1] = b;
-			d[2] = b;
-			d[3] = b;
-			d += 4;
-		}
-		if (n & 3) {
-			if (n & 2) {
-				d[0] = b;
-				d[1] = b;
-				d += 2;
-			}
-			if (n & 1)
-				*d = b;
-		}
+		HOLD(n);
+		e = d + n;
+		d[0] = b;
+		e[-1] = b;
+		if (n <= 2)
+			return dst;
+		d[1] = b;
+		d[2] = b;
+		e[-2] = b;
+		e[-3] = b;
+		if (n <= 6)
+			return dst;
+		d[3] = b;
+		e[-4] = b;
+		if (WSIZE == 4 || n <= 8)
+			return dst;
+		d[4] = b;
+		d[5] = b;
+		d[6] = b;
+		d[7] = b;
+		e[-5] = b;
+		e[-6] = b;
+		e[-7] = b;
+		e[-8] = b;
 		return dst;
 	}
 	while (n--) {
