@@ -40,6 +40,7 @@ powerpc-linux-gnu-gcc   | -                                 | gcc-powerpc-linux-
 powerpc-libc            | builds powerpc-linux-gnu-gcc      | libc6-dev-powerpc-cross      | -                      | -
 qemu-s390x-static       | -                                 | qemu-user-static             | qemu-user-static       | qemu-user-static
 qemu-ppc-static         | -                                 | qemu-user-static             | qemu-user-static       | qemu-user-static
+qemu-i386-static        | -                                 | qemu-user-static             | qemu-user-static       | qemu-user-static
 dtc                     | -                                 | device-tree-compiler         | dtc                    | dtc
 fdtput                  | -                                 | device-tree-compiler         | dtc                    | dtc
 llvm-mca                | -                                 | llvm                         | llvm                   | llvm
