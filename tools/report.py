@@ -119,13 +119,12 @@ def read_elf(path, run):
     if addr is not None and int(addr, 16) != syms["memcpy"].addr:
         raise LogError(f"{other} wrote the log (memcpy at 0x{syms['memcpy'].addr:x}, the "
                        f"log says {addr})")
-    libfile = syms["memcpy"].file or ""     # lib's: every function of memcpy's source file
-    lib = sorted((f.name, f.size) for f in syms.values() if f.size and (f.file or "") == libfile)
+    lib = sorted((f.name, f.size) for f in syms.values() if f.size and elfmod.is_lib(f.name))
     # Another implementation's total: every function with its prefix (its memcpy's symbol
     # less "memcpy"), which tools/extract-refs.sh gives a peer's helpers too.
     prefixes = {i: s[:-len("memcpy")] for (i, fn), s in run.b.symbols.items()
                 if fn == "memcpy" and s.endswith("_memcpy")}
-    return {"elf": path, "libfile": libfile, "lib": lib, "lib_total": sum(s for _, s in lib),
+    return {"elf": path, "libfile": elfmod.LIB_FILE, "lib": lib, "lib_total": sum(s for _, s in lib),
             "size": {k: syms[s].size for k, s in run.b.symbols.items()},
             "total": {i: sum(f.size for f in syms.values() if f.name.startswith(p))
                       for i, p in prefixes.items()}}
