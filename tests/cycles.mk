@@ -54,7 +54,7 @@ cycles_with_clang = $(and $(filter 1,$(CYCLES_CLANG)),$(filter gcc,$(LIB_CC)))
 # Recipe lines: clang's model of wordmerge (a sub-make), GCC's table (CSV
 # $(1)) with clang's columns, and the check of clang's against GCC's.
 cycles_clang = $(if $(cycles_with_clang),$(MAKE) --no-print-directory LIB_CC=clang CYCLES_TABLE=0 cycles-wordmerge,:)
-cycles_table = [ "$(CYCLES_TABLE)" = 0 ] || $(CYCLES_PY) table $(1) $(if $(cycles_with_clang),--clang $(CYCLES_WM_CSV_CLANG))
+cycles_table = [ "$(CYCLES_TABLE)" = 0 ] || tools/report.py cycles $(1) $(if $(cycles_with_clang),--clang $(CYCLES_WM_CSV_CLANG))
 cycles_clang_check = $(if $(cycles_with_clang),$(CYCLES_PY) compare $(1) $(CYCLES_WM_CSV_CLANG) \
 	--impl wordmerge --within $(CYCLES_CLANG_PCT),:)
 TRACE_PLUGIN := $(O)/tools/trace.so

@@ -7,8 +7,6 @@ instructions the call executed under QEMU, by LLVM's machine-code analyzer.
       (the two `csrr rd, instret` of each harness function) and mark= arguments
   model --elf ELF --log LOG --trace TRACE --out CSV [--impl NAME]...
       the model of every cell of a BENCH=trace log (tests/cycles.mk)
-  table CSV [--impl NAME]... [--clang CSV]   the model's table, read back from
-      its CSV (and lib built by clang beside)
   compare BEFORE.csv AFTER.csv [--impl NAME]... [--within PCT]   cell by cell:
       the cells each metric made better, kept or made worse, the totals, each
       cell made worse; with --within, a check instead (exit status 1 if not):
@@ -526,7 +524,7 @@ def read_csv(path, impls=None):
 def class_means(recs, fields):
     """{(fn, impl): {class or 'all': (calls, each field's mean per call)}} of fleet-mix
     records, given as (fn, impl, class, record) with the record's calls and FIELDS summed
-    over its class (the model's rows here, the log's CSV:mix lines in report.py)."""
+    over its class (the log's CSV:mix lines and the model's rows, report.py)."""
     out = {}
     for fn, impl, cls, r in recs:
         for c in (cls, "all"):
@@ -535,64 +533,6 @@ def class_means(recs, fields):
                 got[i] += r[k]
     return {k: {c: (v[0], *(x / v[0] for x in v[1:])) for c, v in by.items()}
             for k, by in out.items()}
-
-
-def mix_means(rows):
-    """class_means of the model's mix rows: instructions, U74 and U54 cycles per call."""
-    return class_means(((r["fn"], r["impl"], r["cls"], r) for r in rows if r["kind"] == "mix"),
-                       ("ins", "u74", "u54"))
-
-
-def mix_table(rows, impls):
-    """The fleet call mix: mean instructions, U74 and U54 cycles per call, by size class."""
-    means = mix_means(rows)
-    for fn in dict.fromkeys(k[0] for k in means):
-        classes = ["all"] + [c for c in dict.fromkeys(
-            r["cls"] for r in rows if r["kind"] == "mix" and r["fn"] == fn)]
-        calls = means[(fn, impls[0])]["all"][0]
-        print(f"\nfleet call mix, {fn} ({calls} calls): mean per call, instructions / U74 / "
-              f"U54 cycles, by size in bytes")
-        print(f"{'':15}" + "".join(f" | {c:^20}" for c in classes))
-        for i in impls:
-            if (fn, i) in means:
-                m = means[(fn, i)]
-                print(f"{i:15}" + "".join(f" | {m[c][1]:6.1f} {m[c][2]:6.1f} {m[c][3]:6.1f}"
-                                          if c in m else f" | {'-':^20}" for c in classes))
-        # Ours (the first, and its clang build) against the fastest of the others, per core.
-        others = [i for i in impls if not i.startswith(impls[0]) and (fn, i) in means]
-        for i in (i for i in impls if i.startswith(impls[0]) and others and (fn, i) in means):
-            print(f"{i} / fastest other:" + "".join(
-                f" {core} {means[(fn, i)]['all'][k] / means[(fn, b)]['all'][k]:.2f} ({b})"
-                for core, k in (("U74", 2), ("U54", 3))
-                for b in [min(others, key=lambda o: means[(fn, o)]["all"][k])]))
-
-
-def cmd_table(a):
-    head, rows = read_csv(a.csv, a.impl)
-    if a.clang:     # lib built by clang: its rows as columns of their own
-        rows += [dict(r, impl=f"{r['impl']} (clang)") for r in read_csv(a.clang, a.impl)[1]]
-    impls = list(dict.fromkeys(r["impl"] for r in rows))
-    print("Modeled cycles of one call (llvm-mca, SiFive U74 and U54 pipeline models;\na model,"
-          " not a board): instructions, U74 cycles, U54 cycles, U74 cycles per byte")
-    for h in head:
-        print(h)
-    groups, w = {}, 29
-    for r in (r for r in rows if r["kind"] != "mix"):
-        groups.setdefault((r["kind"], r["fn"], r["dst"], r["src"]), {}) \
-            .setdefault(r["n"], {})[r["impl"]] = r
-    for (kind, fn, d, s), by_n in groups.items():
-        title = f"dst%8={d}" if s is None else f"dst%8={d} src%8={s}"
-        if fn == "memmove_bwd" and s is not None:
-            title += f" (dst = src + {((d - s) & 7) or 8})"
-        print(f"\n{fn}, {title}{' (extra cell)' if kind == 'extra' else ''}")
-        print(f"{'n':>7}" + "".join(f" | {i:^{w}}" for i in impls))
-        print(f"{'':>7}" + f" | {'ins':>7} {'U74':>6} {'U54':>6} {'c/B':>7}" * len(impls))
-        for n in sorted(by_n):
-            print(f"{n:>7}" + "".join(
-                f" | {r['ins']:>7} {r['u74']:>6} {r['u54']:>6} "
-                + (f"{r['u74'] / n:>7.3f}" if n else f"{'-':>7}")
-                if (r := by_n[n].get(i)) else f" | {'-':^{w}}" for i in impls))
-    mix_table(rows, impls)
 
 
 def cmd_compare(a):
@@ -651,15 +591,12 @@ def main(argv=None):
     p.add_argument("-j", "--jobs", type=int, default=len(os.sched_getaffinity(0)),
                    help="llvm-mca runs in parallel (default: the CPUs, %(default)s)")
     p.add_argument("--cache", help="folder for llvm-mca results, by content")
-    t = sub.add_parser("table", help="print the table of a model CSV")
-    t.add_argument("csv")
-    t.add_argument("--clang", help="the model CSV of lib built by clang: its columns beside")
     c = sub.add_parser("compare", help="compare two model CSVs cell by cell")
     c.add_argument("before")
     c.add_argument("after")
     c.add_argument("--within", type=float, metavar="PCT", help="check instead: the totals "
                    "and the largest cells at most PCT %% above BEFORE's (exit status 1 if not)")
-    for q in (p, t, c):
+    for q in (p, c):
         q.add_argument("--impl", action="append", help="only this implementation (repeatable)")
     a = ap.parse_args(argv)
     if getattr(a, "jobs", 1) < 1:
@@ -668,12 +605,10 @@ def main(argv=None):
         if a.cmd == "plugin-args":
             print(plugin_args(elfmod.Elf(a.elf), a.harness.split(","), a.mark or [MARK]))
         else:
-            return {"model": cmd_model, "table": cmd_table, "compare": cmd_compare}[a.cmd](a) or 0
+            return {"model": cmd_model, "compare": cmd_compare}[a.cmd](a) or 0
     except ERRORS as e:
         print(f"cycles.py: error: {e}", file=sys.stderr)
         return 1
-    except BrokenPipeError:         # cycles.py table | head
-        sys.stderr.close()
     return 0
 
 

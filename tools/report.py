@@ -11,6 +11,8 @@ order of implementations (lib's own first) and functions; docs/benchmarks.md say
   check LOG --targets FILE [--elf ELF] [--cycles CSV]
       lib's instruction counts, code size and modeled cycles against the targets: a
       PASS:/UNMET:/FAIL: line each and a SUMMARY: line; exit status 1 if any fails.
+  cycles CSV [--clang CSV] [--impl NAME]...   the cycle model's tables (make cycles prints
+      them): every cell and the fleet call mix, lib built by clang beside.
 
 Exit status 2 with one line saying why: a log that breaks the protocol, a failed run (summary
 shows it all the same), an ELF or a cycle model of another build, any other unusable input.
@@ -23,6 +25,7 @@ import subprocess
 import sys
 import tempfile
 import textwrap
+import types
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cycles  # noqa: E402  (tools/cycles.py: the cycle model's CSV)
@@ -482,6 +485,50 @@ def cmd_summary(args):
     return 0
 
 
+def cmd_cycles(a):
+    """make cycles' tables from the model's CSV (and lib built by clang beside): every cell,
+    then the fleet call mix as a report shows a log's, and ours over the fastest other."""
+    head, rows = cycles.read_csv(a.csv, a.impl)
+    if a.clang:     # lib built by clang: its rows as columns of their own
+        rows += [dict(r, impl=f"{r['impl']} (clang)") for r in cycles.read_csv(a.clang, a.impl)[1]]
+    impls = list(dict.fromkeys(r["impl"] for r in rows))
+    print("Modeled cycles of one call (llvm-mca, SiFive U74 and U54 pipeline models;\na model,"
+          " not a board): instructions, U74 cycles, U54 cycles, U74 cycles per byte")
+    for h in head:
+        print(h)
+    groups, w = {}, 29
+    for r in (r for r in rows if r["kind"] != "mix"):
+        groups.setdefault((r["kind"], r["fn"], r["dst"], r["src"]), {}) \
+            .setdefault(r["n"], {})[r["impl"]] = r
+    for (kind, fn, d, s), by_n in groups.items():
+        title = f"dst%8={d}" if s is None else f"dst%8={d} src%8={s}"
+        if fn == "memmove_bwd" and s is not None:
+            title += f" (dst = src + {((d - s) & 7) or 8})"
+        print(f"\n{fn}, {title}{' (extra cell)' if kind == 'extra' else ''}")
+        print(f"{'n':>7}" + "".join(f" | {i:^{w}}" for i in impls))
+        print(f"{'':>7}" + f" | {'ins':>7} {'U74':>6} {'U54':>6} {'c/B':>7}" * len(impls))
+        for n in sorted(by_n):
+            print(f"{n:>7}" + "".join(
+                f" | {r['ins']:>7} {r['u74']:>6} {r['u54']:>6} "
+                + (f"{r['u74'] / n:>7.3f}" if n else f"{'-':>7}")
+                if (r := by_n[n].get(i)) else f" | {'-':^{w}}" for i in impls))
+    model = {"mix": {(r["fn"], r["impl"], r["cls"]): r for r in rows if r["kind"] == "mix"}}
+    run = types.SimpleNamespace(lock=True, impls=impls, mix={
+        k: dict(r, instret=r["ins"], cycles=r["ins"]) for k, r in model["mix"].items()})
+    for fn, t in zip(dict.fromkeys(k[0] for k in run.mix), mix_tables(run, model)):
+        print("\n".join(table(t)))
+        # Ours (the first, and its clang build) against the fastest of the others, per core.
+        means = {i: mix_means(run, model, i, fn).get("all") for i in impls}
+        others = [i for i in impls if not i.startswith(impls[0]) and means[i]]
+        for i in (i for i in impls if i.startswith(impls[0]) and others and means[i]):
+            print(f"{i} / fastest other:" + "".join(
+                f" {core} {means[i][k] / means[b][k]:.2f} ({b})" for core, k in (("U74", 3), ("U54", 4))
+                for b in [min(others, key=lambda o: means[o][k])]))
+    return 0
+
+
+
+
 def q(s):
     """s in a gnuplot double-quoted string (a newline stays a line break)."""
     return s.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
@@ -705,9 +752,14 @@ def main():
             p.add_argument("--elf-guess", action="append", metavar="PATTERN")
             p.add_argument("--cycles-guess", action="append", metavar="CSV")
             p.add_argument("--core", choices=CORES)
+    p = sub.add_parser("cycles")
+    p.add_argument("csv")
+    p.add_argument("--clang")
+    p.add_argument("--impl", action="append")
     args = ap.parse_args()
     try:
-        return {"summary": cmd_summary, "report": cmd_report, "check": cmd_check}[args.cmd](args)
+        return {"summary": cmd_summary, "report": cmd_report, "check": cmd_check,
+                "cycles": cmd_cycles}[args.cmd](args)
     except (LogError, wmlog.LogError, cycles.Error, elfmod.ElfError, OSError) as e:
         why = f"{e.filename}: {e.strerror}" if isinstance(e, OSError) else e
         kept = f" (no report written: {args.out} is as it was)" if args.cmd == "report" else ""
