@@ -486,35 +486,25 @@ def cmd_summary(args):
 
 
 def cmd_cycles(a):
-    """make cycles' tables from the model's CSV (and lib built by clang beside): every cell,
-    then the fleet call mix as a report shows a log's, and ours over the fastest other."""
+    """make cycles' tables from the model's CSV (and lib built by clang, its own columns): the
+    cells as a log's sweep tables, the fleet call mix as a log's, and ours over the fastest other."""
     head, rows = cycles.read_csv(a.csv, a.impl)
     if a.clang:     # lib built by clang: its rows as columns of their own
         rows += [dict(r, impl=f"{r['impl']} (clang)") for r in cycles.read_csv(a.clang, a.impl)[1]]
     impls = list(dict.fromkeys(r["impl"] for r in rows))
-    print("Modeled cycles of one call (llvm-mca, SiFive U74 and U54 pipeline models;\na model,"
-          " not a board): instructions, U74 cycles, U54 cycles, U74 cycles per byte")
-    for h in head:
-        print(h)
-    groups, w = {}, 29
-    for r in (r for r in rows if r["kind"] != "mix"):
-        groups.setdefault((r["kind"], r["fn"], r["dst"], r["src"]), {}) \
-            .setdefault(r["n"], {})[r["impl"]] = r
-    for (kind, fn, d, s), by_n in groups.items():
-        title = f"dst%8={d}" if s is None else f"dst%8={d} src%8={s}"
-        if fn == "memmove_bwd" and s is not None:
-            title += f" (dst = src + {((d - s) & 7) or 8})"
-        print(f"\n{fn}, {title}{' (extra cell)' if kind == 'extra' else ''}")
-        print(f"{'n':>7}" + "".join(f" | {i:^{w}}" for i in impls))
-        print(f"{'':>7}" + f" | {'ins':>7} {'U74':>6} {'U54':>6} {'c/B':>7}" * len(impls))
-        for n in sorted(by_n):
-            print(f"{n:>7}" + "".join(
-                f" | {r['ins']:>7} {r['u74']:>6} {r['u54']:>6} "
-                + (f"{r['u74'] / n:>7.3f}" if n else f"{'-':>7}")
-                if (r := by_n[n].get(i)) else f" | {'-':^{w}}" for i in impls))
-    model = {"mix": {(r["fn"], r["impl"], r["cls"]): r for r in rows if r["kind"] == "mix"}}
-    run = types.SimpleNamespace(lock=True, impls=impls, mix={
-        k: dict(r, instret=r["ins"], cycles=r["ins"]) for k, r in model["mix"].items()})
+    model = {kind: {(r["fn"], r["impl"], *((r["cls"],) if kind == "mix" else (r["dst"], r["src"],
+                    r["n"]))): r for r in rows if r["kind"] == kind} for kind in ("sweep", "extra", "mix")}
+    # The model's instructions read as a log's counts under -icount (a cycle an instruction).
+    run = types.SimpleNamespace(lock=True, board=False, impls=impls, fns=list(dict.fromkeys(
+        r["fn"] for r in rows)), **{kind: {k: dict(r, instret=r["ins"], cycles=r["ins"])
+                                           for k, r in model[kind].items()} for kind in model})
+    print("Modeled cycles of one call (llvm-mca, SiFive U74 and U54 pipeline models; a model, "
+          "not a board)", *head, sep="\n")
+    for kind in ("sweep", "extra"):
+        for fn, ts in sweep_tables(run, getattr(run, kind), {"sweep": model[kind]}).items():
+            print("\n".join(x for t in ts for x in table((
+                f"{fn}, {t[0]} ({kind}): instructions, modeled U74 / U54 cycles per call "
+                "[per byte]", *t[1:]))))
     for fn, t in zip(dict.fromkeys(k[0] for k in run.mix), mix_tables(run, model)):
         print("\n".join(table(t)))
         # Ours (the first, and its clang build) against the fastest of the others, per core.
