@@ -27,7 +27,6 @@ import os
 import re
 import subprocess
 import sys
-import threading
 import types
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -68,20 +67,6 @@ def run(args, stdin=None):
         return subprocess.run(args, input=stdin, capture_output=True, text=True)
     except OSError as e:
         raise Error(f"cannot run {args[0]} ({e.strerror}); Debian: apt-get install llvm")
-
-
-def write_atomic(path, text):
-    """path whole or not at all: a temporary file beside it, renamed."""
-    tmp = f"{path}.{os.getpid()}.{threading.get_ident()}.tmp"
-    try:
-        with open(tmp, "w") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except OSError as e:
-        raise Error(f"cannot write {path}: {e.strerror}")
-    finally:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
 
 
 # ---- the ELF, the log, the trace ------------------------------------------------
@@ -442,7 +427,7 @@ def model(seqs, info, elf, jobs, cache=None):
         vs = run_mca([t for _, t, _ in items], mcpu, [count(s) for s, _, _ in items])
         for (seq, _, path), v in zip(items, vs):
             if path:
-                write_atomic(path, f"{v}\n")
+                wmlog.write_atomic(path, f"{v}\n")
         return core, [(s, v) for (s, _, _), v in zip(items, vs)]
 
     ex = concurrent.futures.ThreadPoolExecutor(jobs)
@@ -487,7 +472,7 @@ def cmd_model(a):
                  f"{c['dst']},{'' if c['src'] is None else c['src']},{c['n']}")
         out.append(f"{c['fn']},{c['impl']},{where},{c['kind']},{ins},{u74},{u54},"
                    f"{c.get('class', '')},{len(m)}")
-    write_atomic(a.out, "\n".join(out) + "\n")
+    wmlog.write_atomic(a.out, "\n".join(out) + "\n")
     print(f"cycles: {len(pick)} cells and mix lines ({sum(map(len, mine.values()))} calls, "
           f"{len(res)} distinct sequences, {sum(count(s) for m in mine.values() for s in m)} "
           f"instructions), {2 * len(res) - hits} modeled in {runs} llvm-mca runs, {hits} "
@@ -606,8 +591,9 @@ def main(argv=None):
             print(plugin_args(elfmod.Elf(a.elf), a.harness.split(","), a.mark or [MARK]))
         else:
             return {"model": cmd_model, "compare": cmd_compare}[a.cmd](a) or 0
-    except ERRORS as e:
-        print(f"cycles.py: error: {e}", file=sys.stderr)
+    except (*ERRORS, OSError) as e:
+        why = f"cannot write {e.filename}: {e.strerror}" if isinstance(e, OSError) else e
+        print(f"cycles.py: error: {why}", file=sys.stderr)
         return 1
     return 0
 

@@ -16,6 +16,7 @@ import csv
 import os
 import re
 import sys
+import threading
 import zlib
 
 SPEC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs", "protocol.md")
@@ -213,6 +214,19 @@ def read(path):
         raise LogError(f"{path}: truncated: the block from line {bench.line} has no CSV:end "
                        f"({bench.records} records read)")
     return log
+
+
+def write_atomic(path, text):
+    """PATH whole or not at all (a temporary file beside it, renamed into place), for every
+    tool's outputs; an OSError names the file that could not be written."""
+    tmp = f"{path}.{os.getpid()}.{threading.get_ident()}.tmp"
+    try:
+        with open(tmp, "w") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
 
 
 def read_bench(path, allow_failed=False):
