@@ -29,6 +29,11 @@ class LogError(Exception):
     """The log breaks the protocol, or cannot be read."""
 
 
+def crc_add(crc, line):
+    """The CRC-32 of a block's lines so far (from CSV:begin on), with LINE and its newline."""
+    return zlib.crc32((line + "\n").encode(), crc)
+
+
 def _block(text, name):
     m = re.search(r"```" + name + r"\n(.*?)```", text, re.S)
     return [l for l in m.group(1).splitlines() if l.strip()]
@@ -169,7 +174,7 @@ def read(path):
             else:
                 bench.add(kind, rec, where)
                 bench.records += 1
-            bench.crc = zlib.crc32((line + "\n").encode(), bench.crc)
+            bench.crc = crc_add(bench.crc, line)
             continue
         m = TAG.match(line)
         if not m or m.group(1) not in FORMS:
