@@ -6,6 +6,8 @@ the names of line forms, record kinds and fields live there, not here).
 
     wmlog.py check LOG     read LOG; a line that breaks the protocol is
                            exit status 2 with its line number
+    wmlog.py progress      a live log on stdin as make bench shows it: its
+                           CSV:progress and CSV:done records in words, EXIT:
 
 As a module: read(path) -> Log, or LogError naming the line.  A log may be
 a QEMU log or a board's serial capture: carriage returns, and lines without
@@ -245,7 +247,30 @@ def read_bench(path, allow_failed=False):
     return log, log.bench
 
 
+def progress(src, out):
+    for line in iter(src.readline, ""):
+        line, raw = line.rstrip("\r\n"), None
+        if line.startswith(("CSV:progress,", "CSV:done,")):
+            raw = next(csv.reader([line[4:]]))
+        try:
+            r = raw and _fields(raw[0], raw[1:], "stdin")
+        except LogError:
+            continue
+        text = line if line.startswith("EXIT") else None if not raw else (
+            f"SUMMARY: benchmark {r['mode']}: {r['points']} points measured, {r['failures']} "
+            "failures" if raw[0] == "done" else f"PROGRESS: fleet call mix, {r['fn']}"
+            if r["phase"] == "mix" else f"PROGRESS: {r['fn']} 32 MiB, {r['a']}" + (
+                f", row i={r['b']} of 0..7" if r["fn"] == "memcpy" else "")
+            if r["phase"] == "big" else f"PROGRESS: {r['phase']}, {r['fn']}, dst%8={r['a']}"
+            + (f" src%8={r['b']}" if r["b"] else ""))
+        if text:
+            print(text, file=out, flush=True)
+    return 0
+
+
 def main(argv):
+    if argv[1:] == ["progress"]:
+        return progress(sys.stdin, sys.stdout)
     if len(argv) != 3 or argv[1] != "check":
         print("usage:" + __doc__.split("\n\n")[1], file=sys.stderr)
         return 2
