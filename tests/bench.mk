@@ -29,7 +29,7 @@
 #        (make cycles-wordmerge), whose instruction counts must equal the
 #        sweep's.  Then lib as clang builds it: its model (the trace image)
 #        against tests/bench-targets-clang.txt, and its total modeled cycles
-#        and 64 KiB cells at most 10 % above GCC's (tools/cycles.py compare
+#        and 64 KiB cells at most 10 % above GCC's (tools/report.py compare
 #        --within).  Part of make test.  Depends on instruction counts and
 #        the deterministic model only, never on time.
 #   With LIB_SIZE=small (the size-first lib, top Makefile) all three use

@@ -7,11 +7,6 @@ instructions the call executed under QEMU, by LLVM's machine-code analyzer.
       (the two `csrr rd, instret` of each harness function) and mark= arguments
   model --elf ELF --log LOG --trace TRACE --out CSV [--impl NAME]...
       the model of every cell of a BENCH=trace log (tests/cycles.mk)
-  compare BEFORE.csv AFTER.csv [--impl NAME]... [--within PCT]   cell by cell:
-      the cells each metric made better, kept or made worse, the totals, each
-      cell made worse; with --within, a check instead (exit status 1 if not):
-      AFTER's totals (cells, mix) and largest cells at most PCT % above
-      BEFORE's
 
 How a cell becomes cycles, why a jump goes to llvm-mca as c.j or c.jr, and the
 CSV's format: docs/benchmarks.md, "How the model works".  Bad input: a message,
@@ -520,49 +515,6 @@ def class_means(recs, fields):
             for k, by in out.items()}
 
 
-def cmd_compare(a):
-    rows = [{(r["impl"], r["kind"], r["fn"], r["dst"], r["src"], r["n"], r["cls"]): r
-             for r in read_csv(path, a.impl)[1]} for path in (a.before, a.after)]
-    keys = [k for k in rows[0] if k in rows[1]]
-    if not keys:
-        raise Error(f"{a.before} and {a.after} have no cell in common")
-    print(f"{len(keys)} cells in both ({a.before} -> {a.after})")
-    if a.within is not None:
-        return within(rows, keys, a.within)
-    worse = []
-    for m, name in (("ins", "instructions"), ("u74", "U74 model"), ("u54", "U54 model")):
-        b, f = (sum(r[k][m] for k in keys) for r in rows)
-        d = [rows[1][k][m] - rows[0][k][m] for k in keys]
-        print(f"{name:>12}: {sum(x < 0 for x in d)} cells better, {sum(x == 0 for x in d)} "
-              f"the same, {sum(x > 0 for x in d)} worse; total {b} -> {f} ({f / b - 1:+.1%})")
-        worse += [(k, name, rows[0][k][m], rows[1][k][m]) for k, x in zip(keys, d) if x > 0]
-    for (impl, kind, fn, dst, src, n, cls), name, x, y in sorted(worse, key=str):
-        what = f"mix class {cls}" if kind == "mix" else f"{pair(dst, src)} n={n}"
-        print(f"worse: {impl} {fn} {what}{' (extra)' if kind == 'extra' else ''}: "
-              f"{name} {x} -> {y}")
-
-
-def within(rows, keys, pct):
-    """PASS:/FAIL: lines: AFTER's total U74 and U54 cycles over the cells and
-    over the mix, and each cell at the largest size (the steady-state loops),
-    at most pct % above BEFORE's."""
-    cells, mix = ([k for k in keys if (k[1] == "mix") == m] for m in (False, True))
-    top = max(k[5] for k in cells)
-    checks = [(f"total {m.upper()} cycles over {what}", [m], ks)
-              for what, ks in ((f"{len(cells)} cells", cells), (f"the mix ({len(mix)} rows)", mix))
-              if ks for m in ("u74", "u54")]
-    checks += [(f"{k[0]} {k[2]} {pair(k[3], k[4])} n={k[5]}", ["u74", "u54"], [k])
-               for k in cells if k[5] == top]
-    bad = 0
-    for what, ms, ks in checks:
-        for m in ms:
-            b, f = (sum(r[k][m] for k in ks) for r in rows)
-            ok = f <= b * (1 + pct / 100)
-            bad += not ok
-            print(f"{'PASS' if ok else 'FAIL'}: {what}: {m.upper()} {b} -> "
-                  f"{f} ({f / b - 1:+.1%}) {'<=' if ok else '>'} {pct:g} % more")
-    return 1 if bad else 0
-
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -576,13 +528,7 @@ def main(argv=None):
     p.add_argument("-j", "--jobs", type=int, default=len(os.sched_getaffinity(0)),
                    help="llvm-mca runs in parallel (default: the CPUs, %(default)s)")
     p.add_argument("--cache", help="folder for llvm-mca results, by content")
-    c = sub.add_parser("compare", help="compare two model CSVs cell by cell")
-    c.add_argument("before")
-    c.add_argument("after")
-    c.add_argument("--within", type=float, metavar="PCT", help="check instead: the totals "
-                   "and the largest cells at most PCT %% above BEFORE's (exit status 1 if not)")
-    for q in (p, c):
-        q.add_argument("--impl", action="append", help="only this implementation (repeatable)")
+    p.add_argument("--impl", action="append", help="only this implementation (repeatable)")
     a = ap.parse_args(argv)
     if getattr(a, "jobs", 1) < 1:
         ap.error("--jobs must be at least 1")
@@ -590,7 +536,7 @@ def main(argv=None):
         if a.cmd == "plugin-args":
             print(plugin_args(elfmod.Elf(a.elf), a.harness.split(","), a.mark or [MARK]))
         else:
-            return {"model": cmd_model, "compare": cmd_compare}[a.cmd](a) or 0
+            return cmd_model(a) or 0
     except (*ERRORS, OSError) as e:
         why = f"cannot write {e.filename}: {e.strerror}" if isinstance(e, OSError) else e
         print(f"cycles.py: error: {why}", file=sys.stderr)

@@ -13,6 +13,10 @@ order of implementations (lib's own first) and functions; docs/benchmarks.md say
       PASS:/UNMET:/FAIL: line each and a SUMMARY: line; exit status 1 if any fails.
   cycles CSV [--clang CSV] [--impl NAME]...   the cycle model's tables (make cycles prints
       them): every cell and the fleet call mix, lib built by clang beside.
+  compare BEFORE.csv AFTER.csv [--impl NAME]... [--within PCT]   two cycle models cell by
+      cell: the cells each metric made better, kept or made worse, the totals, each cell
+      made worse; with --within, a check instead (exit status 1 if not): AFTER's totals
+      (cells, mix) and largest cells at most PCT % above BEFORE's.
 
 Exit status 2 with one line saying why: a log that breaks the protocol, a failed run (summary
 shows it all the same), an ELF or a cycle model of another build, any other unusable input.
@@ -245,17 +249,18 @@ def eval_target(run, t, sizes, model):
     return verdict(cell, x, text, bound, ceil, pre)
 
 
-def verdict(cell, x, text, bound, ceil, pre=""):
-    """(verdict, cell, text): PASS within the bound, UNMET within the ceiling, else FAIL."""
+def verdict(cell, x, text, bound, ceil, pre="", unit=""):
+    """(verdict, cell, text): PASS within the bound, UNMET within the ceiling, else FAIL: the
+    one judge of every target (bench-check's, and compare --within's)."""
     if x is None:
         return None, cell, text
     if x <= bound + 1e-12:
-        vd, rel = "PASS", f"<= {pre}{bound:g}"
+        vd, rel = "PASS", f"<= {pre}{bound:g}{unit}"
     elif ceil is not None and x <= ceil + 1e-12:
         vd, rel = "UNMET", f"> target {pre}{bound:g}, within the recorded ceiling {pre}{ceil:g}"
     else:
         reg = "" if ceil is None else f" and above the recorded ceiling {pre}{ceil:g}: a regression"
-        vd, rel = "FAIL", f"> {pre}{bound:g}{reg}"
+        vd, rel = "FAIL", f"> {pre}{bound:g}{unit}{reg}"
     return vd, cell, f"{text} {rel}"
 
 
@@ -519,6 +524,51 @@ def cmd_cycles(a):
 
 
 
+def cmd_compare(a):
+    """Two cycle model CSVs cell by cell, or (--within) AFTER held within PCT % of BEFORE."""
+    rows = [{(r["impl"], r["kind"], r["fn"], r["dst"], r["src"], r["n"], r["cls"]): r
+             for r in cycles.read_csv(path, a.impl)[1]} for path in (a.before, a.after)]
+    keys = [k for k in rows[0] if k in rows[1]]
+    if not keys:
+        raise LogError(f"{a.before} and {a.after} have no cell in common")
+    print(f"{len(keys)} cells in both ({a.before} -> {a.after})")
+    if a.within is not None:
+        return within(rows, keys, a.within)
+    worse = []
+    for m, name in (("ins", "instructions"), ("u74", "U74 model"), ("u54", "U54 model")):
+        b, f = (sum(r[k][m] for k in keys) for r in rows)
+        d = [rows[1][k][m] - rows[0][k][m] for k in keys]
+        print(f"{name:>12}: {sum(x < 0 for x in d)} cells better, {sum(x == 0 for x in d)} "
+              f"the same, {sum(x > 0 for x in d)} worse; total {b} -> {f} ({f / b - 1:+.1%})")
+        worse += [(k, name, rows[0][k][m], rows[1][k][m]) for k, x in zip(keys, d) if x > 0]
+    for (impl, kind, fn, dst, src, n, cls), name, x, y in sorted(worse, key=str):
+        what = f"mix class {cls}" if kind == "mix" else f"{cycles.pair(dst, src)} n={n}"
+        print(f"worse: {impl} {fn} {what}{' (extra)' if kind == 'extra' else ''}: "
+              f"{name} {x} -> {y}")
+
+
+def within(rows, keys, pct):
+    """PASS:/FAIL: lines: AFTER's total U74 and U54 cycles over the cells and
+    over the mix, and each cell at the largest size (the steady-state loops),
+    at most pct % above BEFORE's."""
+    cells, mix = ([k for k in keys if (k[1] == "mix") == m] for m in (False, True))
+    top = max(k[5] for k in cells)
+    checks = [(f"total {m.upper()} cycles over {what}", [m], ks)
+              for what, ks in ((f"{len(cells)} cells", cells), (f"the mix ({len(mix)} rows)", mix))
+              if ks for m in ("u74", "u54")]
+    checks += [(f"{k[0]} {k[2]} {cycles.pair(k[3], k[4])} n={k[5]}", ["u74", "u54"], [k])
+               for k in cells if k[5] == top]
+    bad = 0
+    for what, ms, ks in checks:
+        for m in ms:
+            b, f = (sum(r[k][m] for k in ks) for r in rows)
+            vd, _, text = verdict(what, (f / b - 1) * 100, f"{m.upper()} {b} -> {f} "
+                                  f"({f / b - 1:+.1%})", pct, None, unit=" % more")
+            bad += vd != "PASS"
+            print(f"{vd}: {what}: {text}")
+    return 1 if bad else 0
+
+
 def q(s):
     """s in a gnuplot double-quoted string (a newline stays a line break)."""
     return s.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
@@ -745,11 +795,16 @@ def main():
     p = sub.add_parser("cycles")
     p.add_argument("csv")
     p.add_argument("--clang")
-    p.add_argument("--impl", action="append")
+    c = sub.add_parser("compare")
+    c.add_argument("before")
+    c.add_argument("after")
+    c.add_argument("--within", type=float, metavar="PCT")
+    for q in (p, c):
+        q.add_argument("--impl", action="append")
     args = ap.parse_args()
     try:
         return {"summary": cmd_summary, "report": cmd_report, "check": cmd_check,
-                "cycles": cmd_cycles}[args.cmd](args)
+                "cycles": cmd_cycles, "compare": cmd_compare}[args.cmd](args)
     except (LogError, wmlog.LogError, cycles.Error, elfmod.ElfError, OSError) as e:
         why = f"{e.filename}: {e.strerror}" if isinstance(e, OSError) else e
         kept = f" (no report written: {args.out} is as it was)" if args.cmd == "report" else ""
