@@ -58,6 +58,16 @@ def _spec():
 FORMS, RECORDS = _spec()
 
 
+def field_rx(tag, form, field):
+    """The regex of FIELD in a line form of docs/protocol.md (LAVA's patterns take theirs)."""
+    p, depth = next(rx.pattern for f, rx in FORMS[tag] if f == form), 1
+    start = p.index(f"(?P<{field}>") + len(f"(?P<{field}>")
+    for j in range(start, len(p)):
+        depth += {"(": 1, ")": -1}.get(p[j], 0) if p[j - 1] != "\\" else 0
+        if depth == 0:      # the parenthesis that closes the field's group
+            return p[start:j]
+
+
 def _key_fields(kind):
     """What names one cell of KIND: its fields before the first measured one."""
     names = [n for n, _ in RECORDS[kind]]
