@@ -59,11 +59,7 @@ cycles_clang_check = $(if $(cycles_with_clang),$(REPORT) compare $(1) $(CYCLES_W
 	--impl wordmerge --within $(CYCLES_CLANG_PCT),:)
 TRACE_PLUGIN := $(O)/tools/trace.so
 
-$(TRACE_PLUGIN): tools/trace-plugin.c tools/qemu-plugin-api.h tests/cycles.mk
-	@mkdir -p $(@D)
-	$(quiet) HOSTCC $@
-	$(Q)gcc -shared -fPIC -O2 -Wall -Wextra -Werror -o $@ $< -lpthread
-
+# (built by tools/plugin.mk's rule for every plugin)
 # The image is remade by a sub-make (its folder depends on BENCH), then the
 # trace by another, which sees the ELF's new time.
 .PHONY: cycles-trace
