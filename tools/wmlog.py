@@ -258,23 +258,30 @@ def read_bench(path, allow_failed=False):
 
 
 def progress(src, out):
+    """make bench's view of a live log: EXIT: as it is, CSV:progress and CSV:done in words."""
     for line in iter(src.readline, ""):
-        line, raw = line.rstrip("\r\n"), None
-        if line.startswith(("CSV:progress,", "CSV:done,")):
-            raw = next(csv.reader([line[4:]]))
+        line = line.rstrip("\r\n")
+        kind = line[4:].split(",", 1)[0] if line.startswith("CSV:") else None
         try:
-            r = raw and _fields(raw[0], raw[1:], "stdin")
+            r = kind in ("progress", "done") and _fields(kind, next(csv.reader([line[4:]]))[1:], "")
         except LogError:
             continue
-        text = line if line.startswith("EXIT") else None if not raw else (
-            f"SUMMARY: benchmark {r['mode']}: {r['points']} points measured, {r['failures']} "
-            "failures" if raw[0] == "done" else f"PROGRESS: fleet call mix, {r['fn']}"
-            if r["phase"] == "mix" else f"PROGRESS: {r['fn']} 32 MiB, {r['a']}" + (
+        if line.startswith("EXIT"):
+            text = line
+        elif not r:
+            continue
+        elif kind == "done":
+            text = f"SUMMARY: benchmark {r['mode']}: {r['points']} points measured, " \
+                   f"{r['failures']} failures"
+        elif r["phase"] == "mix":
+            text = f"PROGRESS: fleet call mix, {r['fn']}"
+        elif r["phase"] == "big":   # a: the implementation; memcpy's b: its row of offsets
+            text = f"PROGRESS: {r['fn']} 32 MiB, {r['a']}" + (
                 f", row i={r['b']} of 0..7" if r["fn"] == "memcpy" else "")
-            if r["phase"] == "big" else f"PROGRESS: {r['phase']}, {r['fn']}, dst%8={r['a']}"
-            + (f" src%8={r['b']}" if r["b"] else ""))
-        if text:
-            print(text, file=out, flush=True)
+        else:                       # a, b: dst%8 and src%8 (memset: none)
+            text = f"PROGRESS: {r['phase']}, {r['fn']}, dst%8={r['a']}" + (
+                f" src%8={r['b']}" if r["b"] else "")
+        print(text, file=out, flush=True)
     return 0
 
 
