@@ -239,7 +239,7 @@ def eval_target(run, t, sizes, model):
         return None, cell, (f"not modeled in {model['path']}" if core else "no memcpy figures "
                             "to compare with" if kind == "memcpy+" else "not measured in this log")
     k = max(pts, key=pts.get)
-    v, pair = pts[k], f"dst%8={k[2]}" if k[3] is None else f"({k[2]},{k[3]})"
+    v, pair = pts[k], cycles.pair(k[2], k[3])
     x, pre = v / n if kind.endswith("per_byte") else v, "memcpy +" if kind == "memcpy+" else ""
     unit = "modeled cycles" if core else "instructions"
     worst = f"worst pair {pair}" + (f", llvm-mca -mcpu=sifive-{core}" if core else "")
