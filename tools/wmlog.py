@@ -261,27 +261,20 @@ def progress(src, out):
     """make bench's view of a live log: EXIT: as it is, CSV:progress and CSV:done in words."""
     for line in iter(src.readline, ""):
         line = line.rstrip("\r\n")
-        kind = line[4:].split(",", 1)[0] if line.startswith("CSV:") else None
+        raw = line.startswith(("CSV:progress,", "CSV:done,")) and next(csv.reader([line[4:]]))
         try:
-            r = kind in ("progress", "done") and _fields(kind, next(csv.reader([line[4:]]))[1:], "")
+            r = raw and _fields(raw[0], raw[1:], "")
         except LogError:
             continue
-        if line.startswith("EXIT"):
-            text = line
-        elif not r:
-            continue
-        elif kind == "done":
-            text = f"SUMMARY: benchmark {r['mode']}: {r['points']} points measured, " \
-                   f"{r['failures']} failures"
-        elif r["phase"] == "mix":
-            text = f"PROGRESS: fleet call mix, {r['fn']}"
-        elif r["phase"] == "big":   # a: the implementation; memcpy's b: its row of offsets
-            text = f"PROGRESS: {r['fn']} 32 MiB, {r['a']}" + (
-                f", row i={r['b']} of 0..7" if r["fn"] == "memcpy" else "")
-        else:                       # a, b: dst%8 and src%8 (memset: none)
-            text = f"PROGRESS: {r['phase']}, {r['fn']}, dst%8={r['a']}" + (
-                f" src%8={r['b']}" if r["b"] else "")
-        print(text, file=out, flush=True)
+        if r and raw[0] == "done":
+            line = "SUMMARY: benchmark {mode}: {points} points measured, {failures} failures"
+        elif r:     # a, b: the 32 MiB phase's implementation and memcpy's row, else dst%8, src%8
+            line = ("PROGRESS: fleet call mix, {fn}" if r["phase"] == "mix" else
+                    "PROGRESS: {fn} 32 MiB, {a}" + ", row i={b} of 0..7" * (r["fn"] == "memcpy")
+                    if r["phase"] == "big" else
+                    "PROGRESS: {phase}, {fn}, dst%8={a}" + " src%8={b}" * bool(r["b"]))
+        if r or line.startswith("EXIT"):
+            print(line.format(**r) if r else line, file=out, flush=True)
     return 0
 
 
