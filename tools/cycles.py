@@ -537,9 +537,8 @@ def main(argv=None):
             print(plugin_args(elfmod.Elf(a.elf), a.harness.split(","), a.mark or [MARK]))
         else:
             return cmd_model(a) or 0
-    except (*ERRORS, OSError) as e:
-        why = f"cannot write {e.filename}: {e.strerror}" if isinstance(e, OSError) else e
-        print(f"cycles.py: error: {why}", file=sys.stderr)
+    except (*ERRORS, OSError) as e:     # OSError: an output that could not be written
+        print(f"cycles.py: error: {e.strerror if isinstance(e, OSError) else e}", file=sys.stderr)
         return 1
     return 0
 

@@ -21,8 +21,7 @@ from elftools.elf.constants import SH_FLAGS
 from elftools.elf.elffile import ELFFile
 
 Func = collections.namedtuple("Func", "addr size name type")
-# lib's functions, by name: LIB_FILE names every helper wm_*.
-LIB, LIB_FILE = ("memcpy", "memmove", "memset", "wm_*"), "lib/wordmerge.c"
+LIB, LIB_FILE = ("memcpy", "memmove", "memset", "wm_*"), "lib/wordmerge.c"  # it names helpers wm_*
 
 
 def is_lib(name):

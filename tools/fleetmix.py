@@ -187,12 +187,9 @@ def main(argv=None):
             print(f"PASS: fleetmix: {a.calls} calls a function, every class within rounding "
                   f"of the data in {a.dir}")
             return 0
-        try:
-            wmlog.write_atomic(a.out, header(mixes, a.calls, a.dir))
-        except OSError as e:
-            raise Error(f"cannot write {a.out}: {e.strerror}")
-    except Error as e:
-        print(f"fleetmix.py: error: {e}", file=sys.stderr)
+        wmlog.write_atomic(a.out, header(mixes, a.calls, a.dir))
+    except (Error, OSError) as e:   # OSError: the header could not be written
+        print(f"fleetmix.py: error: {e.strerror if isinstance(e, OSError) else e}", file=sys.stderr)
         return 1
     return 0
 

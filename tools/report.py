@@ -11,12 +11,10 @@ order of implementations (lib's own first) and functions; docs/benchmarks.md say
   check LOG --targets FILE [--elf ELF] [--cycles CSV]
       lib's instruction counts, code size and modeled cycles against the targets: a
       PASS:/UNMET:/FAIL: line each and a SUMMARY: line; exit status 1 if any fails.
-  cycles CSV [--clang CSV] [--impl NAME]...   the cycle model's tables (make cycles prints
-      them): every cell and the fleet call mix, lib built by clang beside.
-  compare BEFORE.csv AFTER.csv [--impl NAME]... [--within PCT]   two cycle models cell by
-      cell: the cells each metric made better, kept or made worse, the totals, each cell
-      made worse; with --within, a check instead (exit status 1 if not): AFTER's totals
-      (cells, mix) and largest cells at most PCT % above BEFORE's.
+  cycles CSV [--clang CSV] [--impl NAME]...   the cycle model's tables (make cycles prints them)
+  compare BEFORE.csv AFTER.csv [--impl NAME]... [--within PCT]   two cycle models cell by cell:
+      what each metric made better or worse, the totals; --within: a check that AFTER's totals
+      and largest cells are at most PCT % above BEFORE's (exit status 1 if not).
 
 Exit status 2 with one line saying why: a log that breaks the protocol, a failed run (summary
 shows it all the same), an ELF or a cycle model of another build, any other unusable input.
@@ -51,6 +49,7 @@ COUNTERS = (
     "the runs of a point, net of the measurement overhead, per call [per byte]; MB/s: 10^6 bytes "
     "per second of rdtime. Under QEMU -icount an instruction is a cycle and a ns "
     "(docs/benchmarks.md); without it the counters mean nothing; on a board they are the core's.")
+NO_MODEL = "no cycle model given (--cycles FILE; make cycles-wordmerge makes it)"
 
 
 class LogError(Exception):
@@ -227,7 +226,7 @@ def eval_target(run, t, sizes, model):
         return verdict(*mix_target(run, fn, cls, core, model), bound, ceil)
     cell = f"{fn} {size_label(n)} {cls}" + (f" {core.upper()} model" if core else "")
     if core and model is None:
-        return None, cell, "no cycle model given (--cycles FILE; make cycles-wordmerge makes it)"
+        return None, cell, NO_MODEL
     cells = {**model["sweep"], **model["extra"]} if core else run.sweep   # targets may name extras
     pts = {k: v[core] if core else v["instret"] for k, v in cells.items()
            if k[0] == fn and k[1] == run.ours and k[4] == n and cls in (
@@ -280,7 +279,7 @@ def mix_target(run, fn, cls, core, model):
     cell = f"{fn} fleet mix, {cls if cls == 'all' else cls + ' B'}" + (
         f" {core.upper()} model" if core else "")
     if core and model is None:
-        return cell, None, "no cycle model given (--cycles FILE; make cycles-wordmerge makes it)"
+        return cell, None, NO_MODEL
     m = mix_means(run, model, run.ours, fn).get(cls)
     if not m:
         return cell, None, f"the log has no fleet mix of {fn}{'' if cls == 'all' else ' ' + cls}"

@@ -234,13 +234,14 @@ def read(path):
 
 
 def write_atomic(path, text):
-    """PATH whole or not at all (a temporary file beside it, renamed into place), for every
-    tool's outputs; an OSError names the file that could not be written."""
+    """Every tool's output file whole or not at all: written beside PATH, renamed into place."""
     tmp = f"{path}.{os.getpid()}.{threading.get_ident()}.tmp"
     try:
         with open(tmp, "w") as f:
             f.write(text)
         os.replace(tmp, path)
+    except OSError as e:    # named by the file it was for, not the temporary one
+        raise OSError(e.errno, f"cannot write {path}: {e.strerror}") from None
     finally:
         if os.path.exists(tmp):
             os.unlink(tmp)
