@@ -15,6 +15,7 @@ qemu-system-riscv32     | -                                 | qemu-system-misc  
 opensbi-firmware        | qemu_data opensbi-riscv64-generic-fw_dynamic.bin | qemu-system-data | qemu-system-riscv-core | qemu-system-riscv-firmware
 python3                 | test -x /usr/bin/python3          | python3                      | python3                | python
 pyelftools              | /usr/bin/python3 -c "import elftools" | python3-pyelftools        | python3-pyelftools     | python-pyelftools
+libfdt                  | /usr/bin/python3 -c "import libfdt" | python3-libfdt           | python3-libfdt         | -
 setpriv                 | -                                 | util-linux                   | util-linux             | util-linux
 flock                   | -                                 | util-linux                   | util-linux             | util-linux
 make                    | -                                 | make                         | make                   | make
