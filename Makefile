@@ -266,8 +266,8 @@ include tools/plugin.mk
 # package on Debian, Fedora and Arch; on Debian it installs what is missing).
 # gcc-m32 comes from gcc-12-multilib, not the gcc-multilib metapackage:
 # Debian 12's gcc-multilib conflicts with the cross compilers.  labgrid,
-# pyelftools, lava-*: Debian's, they import only under /usr/bin/python3,
-# which tools/elf.py, the farm tests of tests/tests.cfg and
+# pyelftools, libfdt, lava-*: Debian's, they import only under /usr/bin/python3,
+# which tools/elf.py, tools/dtb-corrupt.py, the farm tests of tests/tests.cfg and
 # farm/lava/run-local.py run; tftpd-hpa-config:
 # LAVA's tftp deploy takes its folder from /etc/default/tftpd-hpa (the daemon
 # itself is not needed, nor left running).
@@ -275,8 +275,8 @@ TEST_DEPS := make python3 riscv64-unknown-elf-gcc riscv64-unknown-elf-objcopy \
 	riscv64-unknown-elf-readelf picolibc linux-source-6.1 glibc-source newlib-source \
 	qemu-system-riscv64 qemu-system-riscv32 opensbi-firmware setpriv flock gcc gcc-m32 \
 	valgrind clang clang-fuzzer s390x-linux-gnu-gcc s390x-libc powerpc-linux-gnu-gcc powerpc-libc \
-	qemu-s390x-static qemu-ppc-static dtc fdtput llvm-mca gnuplot u-boot-qemu-smode \
-	mkimage sfdisk mkfs.vfat mcopy labgrid pyelftools lava-common lava-run tftpd-hpa-config
+	qemu-s390x-static qemu-ppc-static qemu-i386-static dtc fdtput llvm-mca gnuplot u-boot-qemu-smode \
+	mkimage sfdisk mkfs.vfat mcopy labgrid pyelftools libfdt lava-common lava-run tftpd-hpa-config
 T ?=
 # The table of tests (tests/stand-in/interrupt.cfg: the tests that interrupt
 # make test run it).

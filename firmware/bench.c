@@ -760,13 +760,13 @@ int bench_run(const struct fdt_info *fdt, const char *mode)
 	int equal;
 
 	if (!do_sweep && !do_big) {
-		printf("FAIL: unknown benchmark mode \"%s\" (sweep, big, full, trace or quick)\n", mode);
+		proto_line(TAG_FAIL, "unknown benchmark mode \"%s\" (sweep, big, full, trace or quick)\n", mode);
 		return 1;
 	}
 	trace_mode = strcmp(mode, "trace") == 0;
 	quick_mode = strcmp(mode, "quick") == 0;
 	if (base < fdt->mem_base || base + need > fdt->mem_base + fdt->mem_size) {
-		printf("FAIL: the benchmark needs %llu MiB of RAM after the image (0x%lx); the device tree gives 0x%llx..0x%llx (run QEMU with -m 256M or more)\n",
+		proto_line(TAG_FAIL, "the benchmark needs %llu MiB of RAM after the image (0x%lx); the device tree gives 0x%llx..0x%llx (run QEMU with -m 256M or more)\n",
 		       (unsigned long long)(need >> 20), (unsigned long)base,
 		       (unsigned long long)fdt->mem_base,
 		       (unsigned long long)(fdt->mem_base + fdt->mem_size));

@@ -13,6 +13,7 @@
 
 #include "misalign.h"
 #include "sbi.h"
+#include "protocol.h"
 
 #ifndef WM_PMU_SELFTEST
 #define WM_PMU_SELFTEST 0
@@ -33,7 +34,7 @@ static long misalign_config(unsigned long ncounters, unsigned long event, const 
 		0, mask, SBI_PMU_CFG_CLEAR_VALUE | SBI_PMU_CFG_AUTO_START, event, 0);
 
 	if (r.error) {
-		printf("PMU: no counter for the misaligned-%s event 0x%lx (SBI error %ld)\n",
+		proto_line(TAG_PMU, "no counter for the misaligned-%s event 0x%lx (SBI error %ld)\n",
 		       what, event, r.error);
 		return -1;
 	}
@@ -75,7 +76,7 @@ struct misalign_counts misalign_since(struct misalign_counts before)
 unsigned long misalign_report(const char *what, const char *impl, int ours,
 			      struct misalign_counts delta)
 {
-	printf("PMU: %s[%s]: misaligned loads +%llu stores +%llu%s\n", what, impl,
+	proto_line(TAG_PMU, "%s[%s]: misaligned loads +%llu stores +%llu%s\n", what, impl,
 	       (unsigned long long)delta.loads, (unsigned long long)delta.stores,
 	       ours ? "" : " (reference, informative)");
 	return ours ? (unsigned long)(delta.loads + delta.stores) : 0;
@@ -123,12 +124,12 @@ static enum misalign_verdict misalign_setup(void)
 	struct misalign_counts before, after;
 
 	if (!sbi_probe_extension(SBI_EXT_PMU)) {
-		printf("PMU: not available (the SBI implementation has no PMU extension): misaligned accesses cannot be counted here\n");
+		proto_line(TAG_PMU, "not available (the SBI implementation has no PMU extension): misaligned accesses cannot be counted here\n");
 		return MISALIGN_NO_PMU;
 	}
 	r = sbi_pmu_num_counters();
 	if (r.error || r.value <= 0) {
-		printf("PMU: extension present but reports no counters (error %ld)\n", r.error);
+		proto_line(TAG_PMU, "extension present but reports no counters (error %ld)\n", r.error);
 		return MISALIGN_NO_PMU;
 	}
 	ld = misalign_config((unsigned long)r.value, PMU_FW_MISALIGNED_LOAD, "load");
@@ -138,20 +139,20 @@ static enum misalign_verdict misalign_setup(void)
 	misalign_load_ctr = (unsigned long)ld;
 	misalign_store_ctr = (unsigned long)st;
 	misalign_ready = 1;
-	printf("PMU: %ld counters; misaligned loads on counter %ld, stores on counter %ld%s\n",
+	proto_line(TAG_PMU, "%ld counters; misaligned loads on counter %ld, stores on counter %ld%s\n",
 	       r.value, ld, st,
 	       WM_PMU_SELFTEST ? " (PMU_SELFTEST build: the counts are simulated)" : "");
 
 	before = misalign_read();
 	misalign_control();
 	after = misalign_read();
-	printf("PMU: control (1 misaligned load, 1 misaligned store): counted loads +%llu stores +%llu\n",
+	proto_line(TAG_PMU, "control (1 misaligned load, 1 misaligned store): counted loads +%llu stores +%llu\n",
 	       (unsigned long long)(after.loads - before.loads),
 	       (unsigned long long)(after.stores - before.stores));
 	if (after.loads - before.loads >= 1 && after.stores - before.stores >= 1) {
-		printf("PMU: VERDICT: this platform traps misaligned accesses: the zero counts below are proof\n");
+		proto_line(TAG_PMU, "VERDICT: this platform traps misaligned accesses: the zero counts below are proof\n");
 		return MISALIGN_TRAPPED;
 	}
-	printf("PMU: VERDICT: does not trap here: the control was not counted (QEMU performs misaligned accesses without trapping), so zero counts prove nothing on this platform; the proof here is ./run-qemu.sh --check-alignment\n");
+	proto_line(TAG_PMU, "VERDICT: does not trap here: the control was not counted (QEMU performs misaligned accesses without trapping), so zero counts prove nothing on this platform; the proof here is ./run-qemu.sh --check-alignment\n");
 	return MISALIGN_NOT_TRAPPED;
 }

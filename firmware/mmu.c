@@ -24,6 +24,7 @@
 #include "../tests/suite.h"
 #include "csr.h"
 #include "mmu.h"
+#include "protocol.h"
 
 #define PAGE 4096UL
 #define PTE_LEAF (PTE_V | PTE_R | PTE_W | PTE_X | PTE_G | PTE_A | PTE_D)
@@ -63,11 +64,11 @@ int mmu_init(void)
 	__asm__ volatile("sfence.vma zero, zero\n\tcsrw " CSR_STR(CSR_SATP) ", %0\n\t"
 			 "sfence.vma zero, zero" :: "r"(satp) : "memory");
 	if (csr_read(CSR_SATP) != satp) {
-		printf("MMU: no Sv39 on this hart (satp reads 0x%lx): no guard pages\n",
+		proto_line(TAG_MMU, "no Sv39 on this hart (satp reads 0x%lx): no guard pages\n",
 		       csr_read(CSR_SATP));
 		return -1;
 	}
-	printf("MMU: Sv39 identity map of 0..256 GiB; unmapped guard pages at 0x%lx and 0x%lx\n",
+	proto_line(TAG_MMU, "Sv39 identity map of 0..256 GiB; unmapped guard pages at 0x%lx and 0x%lx\n",
 	       (unsigned long)g, (unsigned long)hi);
 	suite_set_guard((void *)lo, (void *)hi);
 	return 0;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * The benchmark's data lines (protocol.h): each record is formatted into a
- * buffer first, so that the CRC covers exactly the bytes sent.
+ * The one writer of the image's tagged lines (protocol.h).  A data line is
+ * formatted into a buffer first, so that the CRC covers exactly the bytes
+ * sent.
  */
 #include <stdarg.h>
 #include <stdint.h>
@@ -24,13 +25,24 @@ static void proto_crc_add(const char *s)
 	}
 }
 
+void proto_line(const char *tag, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%s: ", tag);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+}
+
 void proto_csv(const char *fmt, ...)
 {
-	char line[640] = "CSV:";
+	char line[640] = TAG_CSV ":";
+	size_t k = sizeof(TAG_CSV);
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(line + 4, sizeof(line) - 4, fmt, ap);
+	vsnprintf(line + k, sizeof(line) - k, fmt, ap);
 	va_end(ap);
 	proto_crc_add(line);
 	proto_crc_add("\n");
@@ -50,5 +62,5 @@ void proto_end(void)
 
 	proto_lines = 0;
 	proto_crc = 0xffffffffu;
-	printf("CSV:end,%lu,%08lx\n", n, (unsigned long)crc);
+	printf(TAG_CSV ":end,%lu,%08lx\n", n, (unsigned long)crc);
 }

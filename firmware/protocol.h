@@ -1,9 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The benchmark's data lines: every CSV: record kind the image prints, with
- * its fields, in one place.  docs/protocol.md specifies the same records for
- * readers; tools/wmlog.py reads them against that spec, so a record changed
- * here and not there fails every test that reads a log.
+ * The image's lines: the tag every line a reader looks at begins with, and
+ * every CSV: record kind of the benchmark's data lines with its fields, in
+ * one place; protocol.c writes them all.  docs/protocol.md specifies the same
+ * lines for readers; tools/wmlog.py reads them against that spec, so a line
+ * changed here and not there fails every test that reads a log.
+ *
+ * proto_line(TAG, fmt, ...) prints "TAG: " and then fmt as printf does: fmt
+ * ends the line with its newline, or the caller's printf calls do, for a line
+ * printed in pieces (a build id's bytes).
  *
  * proto_csv() prints "CSV:" and the record, counts the lines and keeps a
  * CRC-32 of them, which CSV_END closes with: a reader can tell a damaged or
@@ -13,6 +18,25 @@
 #define WM_PROTOCOL_H
 
 #define PROTO_FORMAT 3
+
+#define TAG_BANNER		"BANNER"
+#define TAG_PMU			"PMU"
+#define TAG_MMU			"MMU"
+#define TAG_FAIL		"FAIL"
+#define TAG_TRAP		"TRAP"
+#define TAG_TRAP_SELFTEST	"TRAP-SELFTEST"
+#define TAG_EXIT		"EXIT"
+#define TAG_CSV			"CSV"
+/* the suite's (tests/suite.c, in the image and on the hosts) */
+#define TAG_TARGET		"TARGET"
+#define TAG_GUARD		"GUARD"
+#define TAG_SKIP		"SKIP"
+#define TAG_PLAN		"PLAN"
+#define TAG_PASS		"PASS"
+#define TAG_REF_FAILED		"REF-FAILED"
+#define TAG_SUMMARY		"SUMMARY"
+
+void proto_line(const char *tag, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #define CSV_BEGIN(mode)		proto_csv("begin,wordmerge-bench,%d,%s", PROTO_FORMAT, mode)
 /* key, then a value: a number, or a string in double quotes */

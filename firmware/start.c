@@ -11,6 +11,7 @@
 
 #include "firmware.h"
 #include "sbi.h"
+#include "protocol.h"
 
 /*
  * The linker's build id note (linker/wordmerge.ld): 4-byte name size,
@@ -25,7 +26,7 @@ static void print_build_id(void)
 	const unsigned char *id = (const unsigned char *)(n + 3) + ((n[0] + 3) & ~3u);
 	unsigned int i;
 
-	printf("BANNER: build-id ");
+	proto_line(TAG_BANNER, "build-id ");
 	for (i = 0; n + 3 <= _build_id_note_end && i < n[1]; i++)
 		printf("%02x", id[i]);
 	printf("\n");
@@ -38,23 +39,23 @@ static void banner(unsigned long hartid, const struct fdt_info *fdt,
 	long impl = sbi_get_impl_id();
 	long ver = sbi_get_impl_version();
 
-	printf("BANNER: sbi spec %ld.%ld, implementation %s (id %ld) version %ld.%ld\n",
+	proto_line(TAG_BANNER, "sbi spec %ld.%ld, implementation %s (id %ld) version %ld.%ld\n",
 	       (spec >> 24) & 0x7f, spec & 0xffffff, sbi_impl_name(impl), impl,
 	       ver >> 16, ver & 0xffff);
-	printf("BANNER: model \"%s\", boot hart %lu of %d harts, timebase %lu Hz\n",
+	proto_line(TAG_BANNER, "model \"%s\", boot hart %lu of %d harts, timebase %lu Hz\n",
 	       fdt->model, hartid, fdt->nharts, (unsigned long)fdt->timebase_hz);
-	printf("BANNER: memory 0x%llx..0x%llx (%llu MiB), console: %s\n",
+	proto_line(TAG_BANNER, "memory 0x%llx..0x%llx (%llu MiB), console: %s\n",
 	       (unsigned long long)fdt->mem_base,
 	       (unsigned long long)(fdt->mem_base + fdt->mem_size),
 	       (unsigned long long)(fdt->mem_size >> 20), console);
-	printf("BANNER: test finisher %s\n",
+	proto_line(TAG_BANNER, "test finisher %s\n",
 	       fdt->has_finisher ? "found (exit status goes to QEMU)"
 				 : "none (exit status only in the EXIT: line)");
 }
 
 void fw_exit(int status)
 {
-	printf("EXIT: STATUS=%d\n", status);
+	proto_line(TAG_EXIT, "STATUS=%d\n", status);
 	platform_exit(status);
 }
 
@@ -72,20 +73,20 @@ void fw_start(unsigned long hartid, const void *dtb, struct fdt_info *fdt)
 #endif
 	why = fdt_scan(dtb, fdt);
 	if (why) {
-		printf("FAIL: %s (a1=%p)\n", why, dtb);
+		proto_line(TAG_FAIL, "%s (a1=%p)\n", why, dtb);
 		fw_exit(STATUS_NO_FDT);
 	}
 	platform_set_finisher(fdt);
 	banner(hartid, fdt, console);
 	if (!fdt->timebase_hz || !fdt->mem_size) {
-		printf("FAIL: the device tree has no %s\n",
+		proto_line(TAG_FAIL, "the device tree has no %s\n",
 		       !fdt->timebase_hz ? "/cpus timebase-frequency" : "memory node");
 		fw_exit(STATUS_NO_FDT);
 	}
 	/* The image runs where it was linked: that must be RAM the tree names. */
 	if ((uintptr_t)_image_start < fdt->mem_base ||
 	    (uintptr_t)_end > fdt->mem_base + fdt->mem_size) {
-		printf("FAIL: the image at 0x%lx..0x%lx lies outside the memory the device tree gives\n",
+		proto_line(TAG_FAIL, "the image at 0x%lx..0x%lx lies outside the memory the device tree gives\n",
 		       (unsigned long)(uintptr_t)_image_start, (unsigned long)(uintptr_t)_end);
 		fw_exit(STATUS_NO_FDT);
 	}

@@ -14,6 +14,7 @@
 #include "csr.h"
 #include "firmware.h"
 #include "sbi.h"
+#include "protocol.h"
 
 static const char *trap_cause_name(unsigned long cause)
 {
@@ -59,17 +60,17 @@ static void trap_raw_puts(const char *s)
 
 /*
  * A trap while one is being reported, or while the run ends: printf or the
- * exit path itself may be what faulted.  One line
- * through the legacy console, then out: the finisher once (a trap in that
+ * exit path itself may be what faulted.  One line through the legacy
+ * console (protocol.h's tags, not its printf writer), then out: the finisher once (a trap in that
  * write comes back here a third time and only shuts down), else SBI.
  */
 static __attribute__((noreturn)) void trap_nested(unsigned long cause, int nesting)
 {
-	trap_raw_puts("\nTRAP: a trap inside the trap report or the exit path: scause=");
+	trap_raw_puts("\n" TAG_TRAP ": a trap inside the trap report or the exit path: scause=");
 	trap_raw_hex(cause);
 	trap_raw_puts(" sepc=");
 	trap_raw_hex(csr_read(CSR_SEPC));
-	trap_raw_puts("; ending the run\nEXIT: STATUS=2\n");
+	trap_raw_puts("; ending the run\n" TAG_EXIT ": STATUS=2\n");
 	if (nesting == 1)
 		platform_exit_raw(STATUS_TRAP);
 	sbi_system_reset(0, 1);
@@ -88,20 +89,21 @@ void trap_report(const unsigned long *regs)
 
 	if (nesting++)
 		trap_nested(cause, nesting - 1);
-	printf("\nTRAP: scause=0x%lx (%s) ", cause, trap_cause_name(cause));
+	printf("\n");
+	proto_line(TAG_TRAP, "scause=0x%lx (%s) ", cause, trap_cause_name(cause));
 #if WM_TRAP_SELFTEST == 3
 	/* make TRAP_SELFTEST=3: the report itself traps (tests/tests.cfg: exit-nested-trap). */
 	__asm__ volatile("unimp");
 #endif
 	printf("sepc=0x%lx stval=0x%lx\n", csr_read(CSR_SEPC), csr_read(CSR_STVAL));
-	printf("TRAP: ra=0x%lx sp=0x%lx a0=0x%lx a1=0x%lx a2=0x%lx\n", regs[1], regs[2],
+	proto_line(TAG_TRAP, "ra=0x%lx sp=0x%lx a0=0x%lx a1=0x%lx a2=0x%lx\n", regs[1], regs[2],
 	       regs[10], regs[11], regs[12]);
 	/* A page fault on the guard pages names the suite's case. */
 	char now[160];
 	if (trap_context && trap_context(now, sizeof(now)))
-		printf("TRAP: during %s\n", now);
-	printf("FAIL: unexpected trap\n");
-	printf("EXIT: STATUS=%d\n", STATUS_TRAP);
+		proto_line(TAG_TRAP, "during %s\n", now);
+	proto_line(TAG_FAIL, "unexpected trap\n");
+	proto_line(TAG_EXIT, "STATUS=%d\n", STATUS_TRAP);
 	platform_exit(STATUS_TRAP);
 }
 
@@ -112,6 +114,6 @@ void trap_report(const unsigned long *regs)
  */
 __attribute__((noinline)) void trap_selftest(void)
 {
-	printf("TRAP-SELFTEST: executing an illegal instruction on purpose\n");
+	proto_line(TAG_TRAP_SELFTEST, "executing an illegal instruction on purpose\n");
 	__asm__ volatile("unimp");
 }

@@ -30,7 +30,7 @@
 #        (make cycles-wordmerge), whose instruction counts must equal the
 #        sweep's.  Then lib as clang builds it: its model (the trace image)
 #        against tests/bench-targets-clang.txt, and its total modeled cycles
-#        and 64 KiB cells at most 10 % above GCC's (tools/cycles.py compare
+#        and 64 KiB cells at most 10 % above GCC's (tools/report.py compare
 #        --within).  Part of make test.  Depends on instruction counts and
 #        the deterministic model only, never on time.
 #   With LIB_SIZE=small (the size-first lib, top Makefile) all three use
@@ -68,16 +68,6 @@ bench_has_cycles = $(filter %tests/cycles.mk,$(MAKEFILE_LIST))
 bench_make_cycles = $(if $(bench_has_cycles),$(MAKE) --no-print-directory CYCLES_TABLE=0 cycles-wordmerge,\
 	echo "NOTE: no cycle model in this tree (no tests/cycles.mk): no modeled cycles")
 
-# sed's script for the progress lines make bench shows: CSV:progress,PHASE,
-# FN,A,B (A, B: dst%8, src%8 in the sweep; implementation, memcpy's row in
-# the 32 MiB phase; empty in the fleet call mix) and CSV:done,MODE,POINTS,FAILURES.
-bench_progress := -e 's/^CSV:progress,mix,\([^,]*\),.*/PROGRESS: fleet call mix, \1/' \
-	-e 's/^CSV:progress,big,memcpy,\([^,]*\),\(.*\)/PROGRESS: memcpy 32 MiB, \1, row i=\2 of 0..7/' \
-	-e 's/^CSV:progress,big,\([^,]*\),\([^,]*\),.*/PROGRESS: \1 32 MiB, \2/' \
-	-e 's/^CSV:progress,\([a-z]*\),\([^,]*\),\([^,]*\),$$/PROGRESS: \1, \2, dst%8=\3/' \
-	-e 's/^CSV:progress,\([a-z]*\),\([^,]*\),\([^,]*\),\([^,]*\)$$/PROGRESS: \1, \2, dst%8=\3 src%8=\4/' \
-	-e 's/^CSV:done,\([^,]*\),\([^,]*\),\([^,]*\)$$/SUMMARY: benchmark \1: \2 points measured, \3 failures/'
-
 # $(call bench_elf,MODE): the benchmark image of MODE for this platform
 # (the folder as the top Makefile's IMG_DIR names it for BENCH=MODE).
 bench_elf = $(O)/bench-$(1)/$(PLATFORM)$(BENCH_SUFFIX)/wordmerge.elf
@@ -87,8 +77,8 @@ bench-image-sweep bench-image-big bench-image-full:
 	$(Q)$(MAKE) --no-print-directory BENCH=$(@:bench-image-%=%) all
 
 # The UART goes to the log; the terminal sees the progress only: the
-# image's CSV:progress and CSV:done lines (firmware/bench.c), made readable
-# (bench_progress), and EXIT:.
+# image's CSV:progress and CSV:done lines (firmware/bench.c) in words, and
+# EXIT:, as tools/wmlog.py progress reads them.
 .PHONY: bench
 bench: bench-image-$(BENCH_MODE)
 	$(Q)[ "$(PLATFORM)" = virt ] || { echo "make bench runs QEMU virt: boot $(call bench_elf,$(BENCH_MODE)) on the board and use make report LOG=..." >&2; exit 2; }
@@ -100,8 +90,7 @@ bench: bench-image-$(BENCH_MODE)
 	start=$$(date +%s); : > $$log; \
 	{ eval "$$cmd" > $(BENCH_DIR)/bench-$(BENCH_MODE)$(BENCH_SUFFIX).out 2>&1; echo $$? > $(BENCH_DIR)/bench$(BENCH_SUFFIX).rc; } & \
 	pid=$$!; \
-	tail -n +1 -F --pid=$$pid $$log 2>/dev/null | tr -d '\r' | \
-		grep -a --line-buffered -E '^(CSV:(progress|done),|EXIT)' | sed -u $(bench_progress); \
+	tail -n +1 -F --pid=$$pid $$log 2>/dev/null | python3 tools/wmlog.py progress; \
 	wait $$pid; rc=$$(cat $(BENCH_DIR)/bench$(BENCH_SUFFIX).rc); \
 	echo "  BENCH   $$(( $$(date +%s) - start )) s, run-qemu.sh status $$rc, log $$log"; \
 	[ "$$rc" = 0 ] || { tail -n 20 $(BENCH_DIR)/bench-$(BENCH_MODE)$(BENCH_SUFFIX).out; exit 1; }

@@ -45,11 +45,11 @@ $(O)/host/flags: FORCE
 	@echo '$(HOSTCC) $(HOST_CFLAGS) $(LIB_SRC)' | cmp -s - $@ || echo '$(HOSTCC) $(HOST_CFLAGS) $(LIB_SRC)' > $@
 HOST_PEERS ?= 0
 HOST_PEER_OBJS := $(if $(filter 1,$(HOST_PEERS)),$(O)/host/peer-glibc.o $(O)/host/peer-newlib.o)
-$(O)/host/suite: $(LIB_SRC) lib/wordmerge.h tests/suite.c tests/suite.h tests/host_main.c $(O)/host/flags \
-		$(HOST_PEER_OBJS)
+$(O)/host/suite: $(LIB_SRC) lib/wordmerge.h tests/suite.c tests/suite.h tests/host_main.c \
+		firmware/protocol.c firmware/protocol.h $(O)/host/flags $(HOST_PEER_OBJS)
 	$(quiet) HOSTCC $@
 	$(Q)$(HOSTCC) $(HOST_CFLAGS) $(if $(HOST_PEER_OBJS),-DWM_HOST_PEERS) -o $@ $(LIB_SRC) tests/suite.c \
-		tests/host_main.c $(HOST_PEER_OBJS)
+		tests/host_main.c firmware/protocol.c $(HOST_PEER_OBJS)
 $(O)/host/bounds: $(LIB_SRC) lib/wordmerge.h tests/bounds.c $(O)/host/flags
 	$(quiet) HOSTCC $@
 	$(Q)$(HOSTCC) $(HOST_CFLAGS) -o $@ $(LIB_SRC) tests/bounds.c
@@ -70,14 +70,14 @@ RV32_LDFLAGS := $(RV32_ARCH) --specs=picolibc.specs --crt0=semihost --oslib=semi
 	-Wl,--defsym=__ram=0x80100000 -Wl,--defsym=__ram_size=0x1000000 \
 	-Wl,--defsym=__stack_size=0x10000
 PICOLIBC_INC := /usr/lib/picolibc/riscv64-unknown-elf/include
-SUITE_SRCS := $(LIB_SRC) tests/suite.c tests/host_main.c
+SUITE_SRCS := $(LIB_SRC) tests/suite.c tests/host_main.c firmware/protocol.c
 RV32_CFLAGS := -std=c11 -Wall -Wextra -Werror -O2 -g -DWORDMERGE_PREFIX -Ilib -fno-builtin
 rv32cc_gcc := $(CC) $(RV32_LDFLAGS) -fno-tree-loop-distribute-patterns
 rv32cc_clang := clang --target=riscv32-unknown-elf $(RV32_ARCH) -ffreestanding -isystem $(PICOLIBC_INC)
 
 .PHONY: rv32
 rv32: $(O)/rv32/suite.elf
-$(O)/rv32/suite.elf: $(SUITE_SRCS) lib/wordmerge.h tests/suite.h
+$(O)/rv32/suite.elf: $(SUITE_SRCS) lib/wordmerge.h tests/suite.h firmware/protocol.h
 	@mkdir -p $(@D)
 	$(quiet) CC $@
 ifeq ($(RV32_CC),clang)

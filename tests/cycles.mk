@@ -17,7 +17,7 @@
 #        wordmerge's model with lib/wordmerge.c as at git revision REV (built
 #        with this tree's harness, in $(O)/cycles-base/) against this tree's,
 #        cell by cell: how many cells got better or worse, the totals, and
-#        every cell made worse (tools/cycles.py compare).  For a lib change:
+#        every cell made worse (tools/report.py compare).  For a lib change:
 #        make cycles-compare BASE=HEAD before committing it.
 #   CYCLES_TABLE=0: make the CSV, print no table (for callers such as
 #   bench-check, whose own output shows the figures it checks).
@@ -54,17 +54,13 @@ cycles_with_clang = $(and $(filter 1,$(CYCLES_CLANG)),$(filter gcc,$(LIB_CC)))
 # Recipe lines: clang's model of wordmerge (a sub-make), GCC's table (CSV
 # $(1)) with clang's columns, and the check of clang's against GCC's.
 cycles_clang = $(if $(cycles_with_clang),$(MAKE) --no-print-directory LIB_CC=clang CYCLES_TABLE=0 cycles-wordmerge,:)
-cycles_table = [ "$(CYCLES_TABLE)" = 0 ] || $(CYCLES_PY) table $(1) $(if $(cycles_with_clang),--clang \
-	$(CYCLES_WM_CSV_CLANG)) $(IMPL_NAMES:%=--own %)
-cycles_clang_check = $(if $(cycles_with_clang),$(CYCLES_PY) compare $(1) $(CYCLES_WM_CSV_CLANG) \
+cycles_table = [ "$(CYCLES_TABLE)" = 0 ] || $(REPORT) cycles $(1) $(if $(cycles_with_clang),--clang $(CYCLES_WM_CSV_CLANG)) \
+	$(IMPL_NAMES:%=--own %)
+cycles_clang_check = $(if $(cycles_with_clang),$(REPORT) compare $(1) $(CYCLES_WM_CSV_CLANG) \
 	--impl wordmerge --within $(CYCLES_CLANG_PCT),:)
 TRACE_PLUGIN := $(O)/tools/trace.so
 
-$(TRACE_PLUGIN): tools/trace-plugin.c tools/qemu-plugin-api.h tests/cycles.mk
-	@mkdir -p $(@D)
-	$(quiet) HOSTCC $@
-	$(Q)gcc -shared -fPIC -O2 -Wall -Wextra -Werror -o $@ $< -lpthread
-
+# (built by tools/plugin.mk's rule for every plugin)
 # The image is remade by a sub-make (its folder depends on BENCH), then the
 # trace by another, which sees the ELF's new time.
 .PHONY: cycles-trace
@@ -138,4 +134,4 @@ cycles-compare:
 	$(Q)$(MAKE) -s --no-print-directory O=$(CYCLES_BASE_O) LIB_SRC=$(CYCLES_BASE_O)/wordmerge.c \
 		CYCLES_TABLE=0 CYCLES_CLANG=0 cycles-wordmerge
 	$(Q)$(MAKE) -s --no-print-directory CYCLES_TABLE=0 CYCLES_CLANG=0 cycles-wordmerge
-	$(Q)$(CYCLES_PY) compare $(CYCLES_BASE_O)/cycles/cycles-wordmerge$(CYCLES_SUFFIX).csv $(CYCLES_WM_CSV)
+	$(Q)$(REPORT) compare $(CYCLES_BASE_O)/cycles/cycles-wordmerge$(CYCLES_SUFFIX).csv $(CYCLES_WM_CSV)

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../firmware/protocol.h"
 #include "../lib/wordmerge.h"
 #include "suite.h"
 
@@ -30,7 +31,7 @@ static void host_fault(int sig, siginfo_t *si, void *uc)
 	int k;
 
 	(void)uc;
-	k = snprintf(line, sizeof(line), "\nFAIL: %s at address %p during ",
+	k = snprintf(line, sizeof(line), "\n" TAG_FAIL ": %s at address %p during ",
 		     sig == SIGSEGV ? "SIGSEGV" : "SIGBUS", si->si_addr);
 	if (k < 0 || (size_t)k >= sizeof(line) ||
 	    !suite_current(line + k, sizeof(line) - (size_t)k))
@@ -40,7 +41,7 @@ static void host_fault(int sig, siginfo_t *si, void *uc)
 	if (k < (int)sizeof(line) - 1)
 		line[k++] = '\n';
 	if (write(1, line, (size_t)k) < 0 ||
-	    write(1, "EXIT: STATUS=2\n", 15) < 0)
+	    write(1, TAG_EXIT ": STATUS=2\n", sizeof(TAG_EXIT ": STATUS=2\n") - 1) < 0)
 		_exit(2);
 	_exit(2);
 }
@@ -98,6 +99,6 @@ int main(void)
 	host_guard();
 	suite_run(impls, (int)(sizeof(impls) / sizeof(impls[0])), NULL, &res);
 	status = suite_summary(&res);
-	printf("EXIT: STATUS=%d\n", status);
+	proto_line(TAG_EXIT, "STATUS=%d\n", status);
 	return status;
 }

@@ -1,19 +1,19 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Usage: report-cycles.sh LOG DIR [CSV]
+# Usage: report-cycles.sh LOG DIR CSV
 #
 # The cycle model side of tools/report.py (tests/tests.cfg: report-cycles), on LOG,
 # a sweep under QEMU -icount (make bench-check's), and CSV, the cycle model
-# of the same build (make cycles-wordmerge).  Without CSV (a tree with no
-# cycle model yet) it writes a synthetic one from LOG's instruction counts:
-# the code under test reads the model's figures, whatever they are.
-# Every expected figure is read from CSV and LOG, none is written here.
-# DIR is scratch space (emptied).  One PASS:/FAIL: line per check; exit
-# status 1 at the first failure.
+# of the same build (make cycles-wordmerge).  Every expected figure is read
+# from CSV and LOG (the log through tests/logedit.py, which reads and writes
+# it with tools/wmlog.py), none is written here.  DIR is scratch space
+# (emptied).  One PASS:/FAIL: line per check; exit status 1 at the first
+# failure.
 set -eu
-[ $# -ge 2 ] && [ $# -le 3 ] || { echo "usage: $0 LOG DIR [CSV]" >&2; exit 2; }
-log=$1 dir=$2 csv=${3:-}
+[ $# -eq 3 ] || { echo "usage: $0 LOG DIR CSV" >&2; exit 2; }
+log=$1 dir=$2 csv=$3
 report=tools/report.py
+logedit() { python3 tests/logedit.py "$@"; }
 [ -r "$log" ] || { echo "FAIL: report-cycles: cannot read the log $log"; exit 1; }
 rm -rf "$dir"
 mkdir -p "$dir"
@@ -37,42 +37,10 @@ table00() {
 	echo "$1.00"
 }
 hasnt() { ! grep -qF -- "$2" "$1" || fail "$3: '$2' in $1"; }
-# reseal LOG: LOG with each CSV:end's count and CRC made anew (docs/protocol.md), so that a
-# log edited on purpose is read as a good one.
-reseal() {
-	python3 -c 'import sys, zlib
-crc = None
-for line in open(sys.argv[1]).read().replace("\r", "").split("\n")[:-1]:
-    if line.startswith("CSV:begin,"):
-        crc, n = 0, -1
-    if crc is not None and line.startswith("CSV:end,"):
-        line, crc = f"CSV:end,{n},{crc:08x}", None
-    elif crc is not None and line.startswith("CSV:"):
-        crc, n = zlib.crc32((line + "\n").encode(), crc), n + 1
-    print(line)' "$1"
-}
-
-if [ -z "$csv" ]; then
-	csv=$dir/synthetic.csv
-	# Figures unlike the instruction counts and unlike each other, so that
-	# a column taken from the wrong field shows.
-	{
-		echo "# wordmerge cycle model v2"
-		echo "# llvm-mca: none (synthetic, tests/report-cycles.sh)"
-		echo "# elf: none  log: $log"
-		echo "# cflags: unknown"
-		echo "fn,impl,dst,src,n,kind,instructions,u74,u54,class,calls"
-		tr -d '\r' < "$log" | awk -F, '$1 == "CSV:sweep" && $3 == "wordmerge" && $6 <= 65536 {
-			print $2 "," $3 "," $4 "," $5 "," $6 ",sweep," $9 "," 2 * $9 + $6 % 7 + 1 "," $9 + 3 ",,1" }'
-		echo "memcpy,wordmerge,0,3,4096,extra,5000,5200,6100,,1"
-	} > "$csv"
-	echo "NOTE: report-cycles: no cycle model in this tree: a synthetic CSV ($csv)"
-fi
-
 # The cell the checks look at: memcpy, wordmerge, dst%8 = src%8 = 0, n = 64.
 row=$(grep '^memcpy,wordmerge,0,0,64,sweep,' "$csv") || fail "$csv has no memcpy (0,0) n=64 cell"
 ins=$(echo "$row" | cut -d, -f7) u74=$(echo "$row" | cut -d, -f8) u54=$(echo "$row" | cut -d, -f9)
-logins=$(tr -d '\r' < "$log" | awk -F, '$1 == "CSV:sweep" && $2 == "memcpy" && $3 == "wordmerge" && $4 == 0 && $5 == 0 && $6 == 64 { print $9 }')
+logins=$(logedit get "$log" sweep instret fn=memcpy impl=wordmerge dst=0 src=0 n=64)
 [ "$ins" = "$logins" ] || fail "$csv is not of the build that wrote $log (memcpy (0,0) n=64: $ins vs $logins instructions)"
 perbyte() { awk -v c="$1" 'BEGIN { printf "%.3f", c / 64 }'; }
 cell="$u74 / $u54 [$(perbyte "$u74") / $(perbyte "$u54")]"
@@ -113,13 +81,9 @@ pass "another build's model is refused (or, guessed, left out with the reason); 
 # 3. A board's log (made from LOG: counters not in lockstep, a VisionFive 2,
 # cycles unlike instret): measured cycles against the U74 model, and the
 # ratio; instret is still what matches the builds.
-tr -d '\r' < "$log" | awk -F, -v OFS=, '
-	$1 == "CSV:meta" && $2 == "counters_lockstep" { $3 = 0 }
-	$1 == "CSV:meta" && $2 == "platform" { $0 = "CSV:meta,platform,\"starfive,visionfive-2-v1.3b\"" }
-	$1 == "CSV:sweep" { $8 = $9 + int($9 / 3) + 5 }
-	{ print }' > "$dir/board.edited"
-reseal "$dir/board.edited" > "$dir/board.log"
-cyc=$(awk -F, '$1 == "CSV:sweep" && $2 == "memcpy" && $3 == "wordmerge" && $4 == 0 && $5 == 0 && $6 == 64 { print $8 }' "$dir/board.log")
+logedit edit "$log" "$dir/board.log" 'meta,key=counters_lockstep:value=0' \
+	"meta,key=platform:value='starfive,visionfive-2-v1.3b'" 'sweep:cycles=instret + instret // 3 + 5'
+cyc=$(logedit get "$dir/board.log" sweep cycles fn=memcpy impl=wordmerge dst=0 src=0 n=64)
 ratio=$(awk -v a="$cyc" -v b="$u74" 'BEGIN { printf "×%.2f", a / b }')
 expect_rc 0 "report on a board's log" $report report "$dir/board.log" --out "$dir/board" --cycles "$csv"
 has "$dir/board/report.md" "wordmerge model U74 |" "report on a board's log"
@@ -127,9 +91,8 @@ has "$(table00 "$dir/board/report.md")" "| 64 | $ins / $cyc [$(perbyte "$ins") /
 	"report on a board's log, memcpy (0,0) n=64 against the model"
 has "$dir/board/report.md" "Measured rdcycle / modeled U74 cycles" "report on a board's log"
 hasnt "$dir/board/report.md" "modeled U54 cycles" "report on a U74 board's log"
-awk -F, -v OFS=, '$1 == "CSV:sweep" && $2 == "memcpy" && $3 == "wordmerge" && $4 == 0 && $5 == 0 && $6 == 64 { $9 = $9 + 1; $10 = $10 + 1 } { print }' \
-	"$dir/board.log" > "$dir/board-other.edited"
-reseal "$dir/board-other.edited" > "$dir/board-other.log"
+rule='sweep,fn=memcpy,impl=wordmerge,dst=0,src=0,n=64'
+logedit edit "$dir/board.log" "$dir/board-other.log" "$rule:instret=instret + 1" "$rule:instret_max=instret_max + 1"
 expect_rc 2 "report on another build's board log" $report report "$dir/board-other.log" --out "$dir/board2" --cycles "$csv"
 has "$dir/out" "different build" "report on another build's board log"
 pass "a board's log: measured $cyc cycles against the U74 model's $u74 ($ratio) for memcpy (0,0) n=64; another build's board log is refused"
@@ -171,7 +134,7 @@ title="memcpy, dst%8=0, src%8=0 (sweep): instructions per call [per byte]"
 has "$dir/out" "$title" "summary"
 awk -v t="$title" '$0 == t { f = 1; next } f && /^$/ { exit } f' "$dir/out" | grep -E "^ *64 \| +$ins \[$(perbyte "$ins")\] \|" > /dev/null ||
 	fail "summary, memcpy (0,0) n=64: no row '64 | $ins [$(perbyte "$ins")] |' under '$title'"
-tr -d '\r' < "$log" | grep -v '^CSV:end,' > "$dir/cut.log"
+logedit edit "$log" "$dir/cut.log" --drop end
 expect_rc 2 "summary of a truncated log" $report summary "$dir/cut.log"
 has "$dir/out" "truncated" "summary of a truncated log"
 pass "summary: the sweep's tables from the log (memcpy (0,0) n=64: $ins [$(perbyte "$ins")]); a truncated log is an error"

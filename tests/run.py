@@ -37,6 +37,11 @@ user's.  command: run by bash in the repository top, with
   boot  a function: ./run-qemu.sh --no-build --no-icount --timeout 300
         --elf $ELF --log $LOG, then its own arguments (later options win:
         a test that needs exact counts says --icount)
+  runelf  a function: runelf FILE ARGS runs the ELF program FILE on this
+        host, or, where the kernel cannot execute its kind (a -m32 binary on
+        a kernel without IA32 emulation, an arm64 host), under the matching
+        qemu-user (qemu-i386-static, ...); run.py says so once a run, and
+        the test fails (status 126) only when neither way runs it
 status: the exit status the command must end with, 0..255, or !0 for any
 but 0; 77 from a test that expects another status means SKIP (its SKIP:
 line says why).  expect: extended regexes (Python's re) that some line of the
@@ -45,6 +50,7 @@ A test that must end with 0 must print no line starting with FAIL:.
 """
 
 import argparse
+import errno
 import os
 import re
 import shlex
@@ -60,7 +66,40 @@ CFG = os.path.join(TOP, "tests", "tests.cfg")
 BACKSTOP_S = 900          # every tool has its own timeout; this is the last
 SKIP_STATUS = 77
 BOOT = ('boot() { O="$B" ./run-qemu.sh --no-build --no-icount --timeout 300 '
-        '--elf "$ELF" --log "$LOG" "$@"; }\n')
+        '--elf "$ELF" --log "$LOG" "$@"; }\n'
+        'runelf() { python3 tests/run.py --exec "$@"; }\n')
+# The qemu-user that runs an ELF of each e_machine (the ELF header's field),
+# for a host whose kernel cannot; and the line that says so, the same for
+# every test it happens to, so that run.py prints it once.
+QEMU_USER = {3: "i386", 62: "x86_64", 183: "aarch64", 40: "arm", 22: "s390x", 20: "ppc",
+             21: "ppc64", 8: "mips", 243: "riscv64"}
+FOREIGN = "run.py: note: this host's kernel cannot run {} ELF programs; they run under {}"
+
+
+def exec_elf(argv):
+    """runelf FILE ARGS: exec FILE, or its qemu-user where the kernel refuses
+    its format (ENOEXEC); neither: a message and status 126, as bash's own."""
+    if not argv:
+        print("usage: runelf FILE [ARGS...]", file=sys.stderr)
+        return 2
+    try:
+        os.execv(argv[0], argv)
+    except OSError as err:
+        if err.errno != errno.ENOEXEC:
+            print(f"runelf: {argv[0]}: {err.strerror}", file=sys.stderr)
+            return 127 if err.errno == errno.ENOENT else 126
+    with open(argv[0], "rb") as f:
+        head = f.read(20)
+    machine = (int.from_bytes(head[18:20], "little" if head[5:6] == b"\1" else "big")
+               if head[:4] == b"\x7fELF" and len(head) == 20 else None)
+    qemu = f"qemu-{QEMU_USER.get(machine, '?')}-static"
+    path = shutil.which(qemu) if machine in QEMU_USER else None
+    if not path:
+        print(f"runelf: error: this host's kernel cannot run {argv[0]} (e_machine {machine}), "
+              f"and there is no {qemu} to run it under (Debian: qemu-user-static)", file=sys.stderr)
+        return 126
+    print(FOREIGN.format(QEMU_USER[machine], qemu), file=sys.stderr, flush=True)
+    os.execv(path, [qemu] + argv)
 
 
 class TableError(Exception):
@@ -146,6 +185,7 @@ print_lock = threading.Lock()
 children_lock = threading.Lock()
 children = {}
 interrupted = []
+said = set()            # the notes of runelf printed so far
 
 
 def say(text):
@@ -259,7 +299,14 @@ def do_test(t, out, env, durations, backstop):
                        f"its own timeouts did not end it (output {outfile})"]))
         return "TIMEOUT"
     with open(outfile, "rb") as f:
-        verdict, why = judge(t, rc, f.read().decode("utf-8", "replace"))
+        text = f.read().decode("utf-8", "replace")
+    verdict, why = judge(t, rc, text)
+    note = re.compile(re.escape(FOREIGN).replace(r"\{\}", r"\S+"))
+    for line in dict.fromkeys(l for l in text.splitlines() if note.fullmatch(l)):
+        with print_lock:
+            if line not in said:
+                said.add(line)
+                print(line, flush=True)
     if verdict == "FAIL":
         say("\n".join(filter(None, [tail(outfile), f"FAIL: {t.name}: {why} ({secs:.0f} s, output {outfile})"])))
     else:
@@ -268,6 +315,8 @@ def do_test(t, out, env, durations, backstop):
 
 
 def main():
+    if sys.argv[1:2] == ["--exec"]:
+        return exec_elf(sys.argv[2:])
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)     # tests/run.py --list | head
     # SIGINT (a terminal's Ctrl-C) and SIGTERM (timeout(1), a CI's cancel)
     # reach run.py but not its children, each in a session of its own: the

@@ -28,6 +28,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "../firmware/protocol.h"
 #include "suite.h"
 
 #define W ((size_t)sizeof(unsigned long))
@@ -74,7 +75,7 @@ static int is_own(const struct suite_impl *impl)
 
 static const char *fail_tag(const struct suite_impl *impl)
 {
-	return is_own(impl) ? "FAIL" : "REF-FAILED";
+	return is_own(impl) ? TAG_FAIL : TAG_REF_FAILED;
 }
 
 /*
@@ -164,11 +165,11 @@ static void case_fail(const char *fn, const struct suite_impl *impl,
 		return;
 	now_desc(desc, sizeof(desc));
 	if (expected < 0)
-		printf("%s: %s[%s] %s: returned a pointer other than dst\n",
-		       fail_tag(impl), fn, impl->name, desc);
+		proto_line(fail_tag(impl), "%s[%s] %s: returned a pointer other than dst\n",
+		       fn, impl->name, desc);
 	else
-		printf("%s: %s[%s] %s: byte at dst%+ld expected 0x%02x got 0x%02x\n",
-		       fail_tag(impl), fn, impl->name, desc, at, expected, got);
+		proto_line(fail_tag(impl), "%s[%s] %s: byte at dst%+ld expected 0x%02x got 0x%02x\n",
+		       fn, impl->name, desc, at, expected, got);
 }
 
 /*
@@ -273,7 +274,7 @@ static void copy_case(const char *fn, const struct suite_impl *impl,
 		char desc[96];
 
 		now_desc(desc, sizeof(desc));
-		printf("%s: %s[%s] %s: source byte src%+ld changed\n", fail_tag(impl),
+		proto_line(fail_tag(impl), "%s[%s] %s: source byte src%+ld changed\n",
 		       fn, impl->name, desc, (long)at - (long)(GUARD + soff));
 		suite_fails++;
 		same_copy(suite_src, suite_spre, swin);
@@ -553,7 +554,7 @@ void suite_run(const struct suite_impl *impls, int nimpls,
 		unsigned char b[sizeof(unsigned long)];
 	} probe = { 1 };
 
-	printf("TARGET: %d-bit %s-endian (word %d bytes, runtime probe: first byte of 1 is %d)\n",
+	proto_line(TAG_TARGET, "%d-bit %s-endian (word %d bytes, runtime probe: first byte of 1 is %d)\n",
 	       (int)(8 * sizeof(void *)),
 	       probe.b[0] ? "little" : "big", (int)W, probe.b[0]);
 
@@ -564,10 +565,10 @@ void suite_run(const struct suite_impl *impls, int nimpls,
 	if (guard_lo) {
 		for (i = 0; i < (size_t)(guard_hi - guard_lo); i++)
 			guard_lo[i] = gpat(i);
-		printf("GUARD: %lu bytes at %p between inaccessible pages: calls against them in every group\n",
+		proto_line(TAG_GUARD, "%lu bytes at %p between inaccessible pages: calls against them in every group\n",
 		       (unsigned long)(guard_hi - guard_lo), (void *)guard_lo);
 	} else {
-		printf("SKIP: guard pages: none on this target (no mmap, no MMU set up); the host, qemu-user and image runs have them\n");
+		proto_line(TAG_SKIP, "guard pages: none on this target (no mmap, no MMU set up); the host, qemu-user and image runs have them\n");
 	}
 
 	/* The groups to come, so that a reader can tell a run cut short. */
@@ -575,7 +576,7 @@ void suite_run(const struct suite_impl *impls, int nimpls,
 	for (g = 0; g < NGROUPS; g++)
 		for (k = 0; k < nimpls; k++)
 			n += group_has(g, &impls[k]);
-	printf("PLAN: %d groups:", n);
+	proto_line(TAG_PLAN, "%d groups:", n);
 	for (g = 0; g < NGROUPS; g++)
 		for (k = 0; k < nimpls; k++)
 			if (group_has(g, &impls[k]))
@@ -609,7 +610,7 @@ void suite_run(const struct suite_impl *impls, int nimpls,
 				res->failed_groups++;
 			}
 			if (suite_fails || extra) {
-				printf("%s: %s[%s]: %lu of %lu cases failed (%s)", fail_tag(impl),
+				proto_line(fail_tag(impl), "%s[%s]: %lu of %lu cases failed (%s)",
 				       suite_groups[g].name, impl->name,
 				       suite_fails, suite_cases, suite_groups[g].what);
 				if (extra)
@@ -617,7 +618,7 @@ void suite_run(const struct suite_impl *impls, int nimpls,
 					       extra);
 				printf("\n");
 			} else {
-				printf("PASS: %s[%s]: %lu cases (%s)\n",
+				proto_line(TAG_PASS, "%s[%s]: %lu cases (%s)\n",
 				       suite_groups[g].name, impl->name, suite_cases,
 				       suite_groups[g].what);
 			}
@@ -627,7 +628,7 @@ void suite_run(const struct suite_impl *impls, int nimpls,
 
 int suite_summary(const struct suite_result *res)
 {
-	printf("SUMMARY: %u groups, %lu checks, %u groups failed, %lu failures\n",
+	proto_line(TAG_SUMMARY, "%u groups, %lu checks, %u groups failed, %lu failures\n",
 	       res->groups, res->checks, res->failed_groups, res->failures);
 	return res->failed_groups ? 1 : 0;
 }

@@ -7,13 +7,6 @@ instructions the call executed under QEMU, by LLVM's machine-code analyzer.
       (the two `csrr rd, instret` of each harness function) and mark= arguments
   model --elf ELF --log LOG --trace TRACE --out CSV [--impl NAME]...
       the model of every cell of a BENCH=trace log (tests/cycles.mk)
-  table CSV [--impl NAME]... [--clang CSV]   the model's table, read back from
-      its CSV (and lib built by clang beside)
-  compare BEFORE.csv AFTER.csv [--impl NAME]... [--within PCT]   cell by cell:
-      the cells each metric made better, kept or made worse, the totals, each
-      cell made worse; with --within, a check instead (exit status 1 if not):
-      AFTER's totals (cells, mix) and largest cells at most PCT % above
-      BEFORE's
 
 How a cell becomes cycles, why a jump goes to llvm-mca as c.j or c.jr, and the
 CSV's format: docs/benchmarks.md, "How the model works".  Bad input: a message,
@@ -29,7 +22,6 @@ import os
 import re
 import subprocess
 import sys
-import threading
 import types
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -70,20 +62,6 @@ def run(args, stdin=None):
         return subprocess.run(args, input=stdin, capture_output=True, text=True)
     except OSError as e:
         raise Error(f"cannot run {args[0]} ({e.strerror}); Debian: apt-get install llvm")
-
-
-def write_atomic(path, text):
-    """path whole or not at all: a temporary file beside it, renamed."""
-    tmp = f"{path}.{os.getpid()}.{threading.get_ident()}.tmp"
-    try:
-        with open(tmp, "w") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except OSError as e:
-        raise Error(f"cannot write {path}: {e.strerror}")
-    finally:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
 
 
 # ---- the ELF, the log, the trace ------------------------------------------------
@@ -444,7 +422,7 @@ def model(seqs, info, elf, jobs, cache=None):
         vs = run_mca([t for _, t, _ in items], mcpu, [count(s) for s, _, _ in items])
         for (seq, _, path), v in zip(items, vs):
             if path:
-                write_atomic(path, f"{v}\n")
+                wmlog.write_atomic(path, f"{v}\n")
         return core, [(s, v) for (s, _, _), v in zip(items, vs)]
 
     ex = concurrent.futures.ThreadPoolExecutor(jobs)
@@ -489,7 +467,7 @@ def cmd_model(a):
                  f"{c['dst']},{'' if c['src'] is None else c['src']},{c['n']}")
         out.append(f"{c['fn']},{c['impl']},{where},{c['kind']},{ins},{u74},{u54},"
                    f"{c.get('class', '')},{len(m)}")
-    write_atomic(a.out, "\n".join(out) + "\n")
+    wmlog.write_atomic(a.out, "\n".join(out) + "\n")
     print(f"cycles: {len(pick)} cells and mix lines ({sum(map(len, mine.values()))} calls, "
           f"{len(res)} distinct sequences, {sum(count(s) for m in mine.values() for s in m)} "
           f"instructions), {2 * len(res) - hits} modeled in {runs} llvm-mca runs, {hits} "
@@ -526,7 +504,7 @@ def read_csv(path, impls=None):
 def class_means(recs, fields):
     """{(fn, impl): {class or 'all': (calls, each field's mean per call)}} of fleet-mix
     records, given as (fn, impl, class, record) with the record's calls and FIELDS summed
-    over its class (the model's rows here, the log's CSV:mix lines in report.py)."""
+    over its class (the log's CSV:mix lines and the model's rows, report.py)."""
     out = {}
     for fn, impl, cls, r in recs:
         for c in (cls, "all"):
@@ -536,108 +514,6 @@ def class_means(recs, fields):
     return {k: {c: (v[0], *(x / v[0] for x in v[1:])) for c, v in by.items()}
             for k, by in out.items()}
 
-
-def mix_means(rows):
-    """class_means of the model's mix rows: instructions, U74 and U54 cycles per call."""
-    return class_means(((r["fn"], r["impl"], r["cls"], r) for r in rows if r["kind"] == "mix"),
-                       ("ins", "u74", "u54"))
-
-
-def mix_table(rows, impls, own=()):
-    """The fleet call mix: mean instructions, U74 and U54 cycles per call, by size class."""
-    means = mix_means(rows)
-    for fn in dict.fromkeys(k[0] for k in means):
-        classes = ["all"] + [c for c in dict.fromkeys(
-            r["cls"] for r in rows if r["kind"] == "mix" and r["fn"] == fn)]
-        calls = means[(fn, impls[0])]["all"][0]
-        print(f"\nfleet call mix, {fn} ({calls} calls): mean per call, instructions / U74 / "
-              f"U54 cycles, by size in bytes")
-        print(f"{'':15}" + "".join(f" | {c:^20}" for c in classes))
-        for i in impls:
-            if (fn, i) in means:
-                m = means[(fn, i)]
-                print(f"{i:15}" + "".join(f" | {m[c][1]:6.1f} {m[c][2]:6.1f} {m[c][3]:6.1f}"
-                                          if c in m else f" | {'-':^20}" for c in classes))
-        # Ours (and its clang build) and each --own one against the fastest other, per core.
-        for i in (i for i in impls if (i.startswith(impls[0]) or i in own) and (fn, i) in means):
-            others = [o for o in impls if (fn, o) in means and o.split(" (")[0] != i.split(" (")[0]]
-            if others:
-                print(f"{i} / fastest other:" + "".join(
-                    f" {core} {means[(fn, i)]['all'][k] / means[(fn, b)]['all'][k]:.2f} ({b})"
-                    for core, k in (("U74", 2), ("U54", 3))
-                    for b in [min(others, key=lambda o: means[(fn, o)]["all"][k])]))
-
-
-def cmd_table(a):
-    head, rows = read_csv(a.csv, a.impl)
-    if a.clang:     # lib built by clang: its rows as columns of their own
-        rows += [dict(r, impl=f"{r['impl']} (clang)") for r in read_csv(a.clang, a.impl)[1]]
-    impls = list(dict.fromkeys(r["impl"] for r in rows))
-    print("Modeled cycles of one call (llvm-mca, SiFive U74 and U54 pipeline models;\na model,"
-          " not a board): instructions, U74 cycles, U54 cycles, U74 cycles per byte")
-    for h in head:
-        print(h)
-    groups, w = {}, 29
-    for r in (r for r in rows if r["kind"] != "mix"):
-        groups.setdefault((r["kind"], r["fn"], r["dst"], r["src"]), {}) \
-            .setdefault(r["n"], {})[r["impl"]] = r
-    for (kind, fn, d, s), by_n in groups.items():
-        title = f"dst%8={d}" if s is None else f"dst%8={d} src%8={s}"
-        if fn == "memmove_bwd" and s is not None:
-            title += f" (dst = src + {((d - s) & 7) or 8})"
-        print(f"\n{fn}, {title}{' (extra cell)' if kind == 'extra' else ''}")
-        print(f"{'n':>7}" + "".join(f" | {i:^{w}}" for i in impls))
-        print(f"{'':>7}" + f" | {'ins':>7} {'U74':>6} {'U54':>6} {'c/B':>7}" * len(impls))
-        for n in sorted(by_n):
-            print(f"{n:>7}" + "".join(
-                f" | {r['ins']:>7} {r['u74']:>6} {r['u54']:>6} "
-                + (f"{r['u74'] / n:>7.3f}" if n else f"{'-':>7}")
-                if (r := by_n[n].get(i)) else f" | {'-':^{w}}" for i in impls))
-    mix_table(rows, impls, a.own or ())
-
-
-def cmd_compare(a):
-    rows = [{(r["impl"], r["kind"], r["fn"], r["dst"], r["src"], r["n"], r["cls"]): r
-             for r in read_csv(path, a.impl)[1]} for path in (a.before, a.after)]
-    keys = [k for k in rows[0] if k in rows[1]]
-    if not keys:
-        raise Error(f"{a.before} and {a.after} have no cell in common")
-    print(f"{len(keys)} cells in both ({a.before} -> {a.after})")
-    if a.within is not None:
-        return within(rows, keys, a.within)
-    worse = []
-    for m, name in (("ins", "instructions"), ("u74", "U74 model"), ("u54", "U54 model")):
-        b, f = (sum(r[k][m] for k in keys) for r in rows)
-        d = [rows[1][k][m] - rows[0][k][m] for k in keys]
-        print(f"{name:>12}: {sum(x < 0 for x in d)} cells better, {sum(x == 0 for x in d)} "
-              f"the same, {sum(x > 0 for x in d)} worse; total {b} -> {f} ({f / b - 1:+.1%})")
-        worse += [(k, name, rows[0][k][m], rows[1][k][m]) for k, x in zip(keys, d) if x > 0]
-    for (impl, kind, fn, dst, src, n, cls), name, x, y in sorted(worse, key=str):
-        what = f"mix class {cls}" if kind == "mix" else f"{pair(dst, src)} n={n}"
-        print(f"worse: {impl} {fn} {what}{' (extra)' if kind == 'extra' else ''}: "
-              f"{name} {x} -> {y}")
-
-
-def within(rows, keys, pct):
-    """PASS:/FAIL: lines: AFTER's total U74 and U54 cycles over the cells and
-    over the mix, and each cell at the largest size (the steady-state loops),
-    at most pct % above BEFORE's."""
-    cells, mix = ([k for k in keys if (k[1] == "mix") == m] for m in (False, True))
-    top = max(k[5] for k in cells)
-    checks = [(f"total {m.upper()} cycles over {what}", [m], ks)
-              for what, ks in ((f"{len(cells)} cells", cells), (f"the mix ({len(mix)} rows)", mix))
-              if ks for m in ("u74", "u54")]
-    checks += [(f"{k[0]} {k[2]} {pair(k[3], k[4])} n={k[5]}", ["u74", "u54"], [k])
-               for k in cells if k[5] == top]
-    bad = 0
-    for what, ms, ks in checks:
-        for m in ms:
-            b, f = (sum(r[k][m] for k in ks) for r in rows)
-            ok = f <= b * (1 + pct / 100)
-            bad += not ok
-            print(f"{'PASS' if ok else 'FAIL'}: {what}: {m.upper()} {b} -> "
-                  f"{f} ({f / b - 1:+.1%}) {'<=' if ok else '>'} {pct:g} % more")
-    return 1 if bad else 0
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -652,17 +528,7 @@ def main(argv=None):
     p.add_argument("-j", "--jobs", type=int, default=len(os.sched_getaffinity(0)),
                    help="llvm-mca runs in parallel (default: the CPUs, %(default)s)")
     p.add_argument("--cache", help="folder for llvm-mca results, by content")
-    t = sub.add_parser("table", help="print the table of a model CSV")
-    t.add_argument("csv")
-    t.add_argument("--clang", help="the model CSV of lib built by clang: its columns beside")
-    t.add_argument("--own", action="append", help="a user's implementation: its ratio line too")
-    c = sub.add_parser("compare", help="compare two model CSVs cell by cell")
-    c.add_argument("before")
-    c.add_argument("after")
-    c.add_argument("--within", type=float, metavar="PCT", help="check instead: the totals "
-                   "and the largest cells at most PCT %% above BEFORE's (exit status 1 if not)")
-    for q in (p, t, c):
-        q.add_argument("--impl", action="append", help="only this implementation (repeatable)")
+    p.add_argument("--impl", action="append", help="only this implementation (repeatable)")
     a = ap.parse_args(argv)
     if getattr(a, "jobs", 1) < 1:
         ap.error("--jobs must be at least 1")
@@ -670,12 +536,10 @@ def main(argv=None):
         if a.cmd == "plugin-args":
             print(plugin_args(elfmod.Elf(a.elf), a.harness.split(","), a.mark or [MARK]))
         else:
-            return {"model": cmd_model, "table": cmd_table, "compare": cmd_compare}[a.cmd](a) or 0
-    except ERRORS as e:
-        print(f"cycles.py: error: {e}", file=sys.stderr)
+            return cmd_model(a) or 0
+    except (*ERRORS, OSError) as e:     # OSError: an output that could not be written
+        print(f"cycles.py: error: {e.strerror if isinstance(e, OSError) else e}", file=sys.stderr)
         return 1
-    except BrokenPipeError:         # cycles.py table | head
-        sys.stderr.close()
     return 0
 
 

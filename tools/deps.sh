@@ -15,6 +15,7 @@ qemu-system-riscv32     | -                                 | qemu-system-misc  
 opensbi-firmware        | qemu_data opensbi-riscv64-generic-fw_dynamic.bin | qemu-system-data | qemu-system-riscv-core | qemu-system-riscv-firmware
 python3                 | test -x /usr/bin/python3          | python3                      | python3                | python
 pyelftools              | /usr/bin/python3 -c "import elftools" | python3-pyelftools        | python3-pyelftools     | python-pyelftools
+libfdt                  | /usr/bin/python3 -c "import libfdt" | python3-libfdt           | python3-libfdt         | -
 setpriv                 | -                                 | util-linux                   | util-linux             | util-linux
 flock                   | -                                 | util-linux                   | util-linux             | util-linux
 make                    | -                                 | make                         | make                   | make
@@ -41,6 +42,7 @@ powerpc-linux-gnu-gcc   | -                                 | gcc-powerpc-linux-
 powerpc-libc            | builds powerpc-linux-gnu-gcc      | libc6-dev-powerpc-cross      | -                      | -
 qemu-s390x-static       | -                                 | qemu-user-static             | qemu-user-static       | qemu-user-static
 qemu-ppc-static         | -                                 | qemu-user-static             | qemu-user-static       | qemu-user-static
+qemu-i386-static        | -                                 | qemu-user-static             | qemu-user-static       | qemu-user-static
 dtc                     | -                                 | device-tree-compiler         | dtc                    | dtc
 fdtput                  | -                                 | device-tree-compiler         | dtc                    | dtc
 llvm-mca                | -                                 | llvm                         | llvm                   | llvm

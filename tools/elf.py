@@ -7,11 +7,12 @@ ElfError: no readable ELF, or a stripped one where names are needed.
       exit 2 after a "BANNER: build-id" that is not ELF's (no more names)
   check ELF --load-addr ADDR   exit 1, one line on stderr, unless ELF is a whole
       RISC-V 64-bit little-endian ELF entered and loaded at ADDR
-  functions ELF         "0xADDR SIZE NAME [FILE]" of every function
+  functions ELF         "0xADDR SIZE NAME" of every function, " lib" after lib's
 Bad usage, other errors: exit 2."""
 
 import bisect
 import collections
+import fnmatch
 import os
 import re
 import sys
@@ -19,7 +20,12 @@ import sys
 from elftools.elf.constants import SH_FLAGS
 from elftools.elf.elffile import ELFFile
 
-Func = collections.namedtuple("Func", "addr size name file type")
+Func = collections.namedtuple("Func", "addr size name type")
+LIB, LIB_FILE = ("memcpy", "memmove", "memset", "wm_*"), "lib/wordmerge.c"  # it names helpers wm_*
+
+
+def is_lib(name):
+    return any(fnmatch.fnmatchcase(name, p) for p in LIB)
 
 
 class ElfError(Exception):
@@ -68,44 +74,19 @@ class Elf:
         names a FUNC, a global, then the last by name (_start, not
         _image_start) first, as the image's own table chose."""
         if self._funcs is None:
-            files, out = self._unit_files(), []
+            out = []
             for s in self._symbols():
                 e, i = s.entry, s.entry.st_shndx
                 if (e.st_info.type in ("STT_FUNC", "STT_NOTYPE") and isinstance(i, int)
                         and self.elf.get_section(i).header.sh_flags & SH_FLAGS.SHF_EXECINSTR
                         and not s.name.startswith(("$", ".L"))):
-                    u = bisect.bisect_right(files, (e.st_value, 1 << 64)) - 1
-                    file = files[u][2] if u >= 0 and e.st_value < files[u][1] else None
                     rank = {"STB_GLOBAL": 0, "STB_WEAK": 1}.get(e.st_info.bind, 2)
                     out.append((e.st_value, e.st_info.type != "STT_FUNC", rank,
-                                Func(e.st_value, e.st_size, s.name, file, e.st_info.type)))
+                                Func(e.st_value, e.st_size, s.name, e.st_info.type)))
             out.sort(key=lambda t: t[3].name, reverse=True)
             self._funcs = [t[3] for t in sorted(out, key=lambda t: t[:3])]
             self._starts = [f.addr for f in self._funcs]
         return self._funcs
-
-    def _unit_files(self):
-        """[(lo, hi, file)] of each compilation unit: its .debug_aranges
-        (GCC's: its high_pc of assembly misses the linker's relaxation), else
-        its DIE's ranges (clang writes no aranges; pyelftools 0.29 cannot
-        read its DWARF 5 line tables)."""
-        if not self.elf.has_dwarf_info():
-            return []
-        dw, out, aranges = self.elf.get_dwarf_info(), [], collections.defaultdict(list)
-        for e in dw.get_aranges().entries if dw.get_aranges() else ():
-            aranges[e.info_offset].append((e.begin_addr, e.begin_addr + e.length))
-        for cu in dw.iter_CUs():
-            top, spans = cu.get_top_DIE(), aranges[cu.cu_offset]
-            a = top.attributes
-            if not spans and "DW_AT_ranges" in a:   # clang's: absolute, one a section
-                rl = dw.range_lists().get_range_list_at_offset(a["DW_AT_ranges"].value, cu=cu)
-                spans = [(r.begin_offset, r.end_offset) for r in rl if getattr(r, "is_absolute", 0)]
-            elif not spans and "DW_AT_high_pc" in a:
-                lo, hi = a["DW_AT_low_pc"].value, a["DW_AT_high_pc"]
-                spans = [(lo, hi.value + (0 if hi.form.startswith("DW_FORM_addr") else lo))]
-            # GCC leaves a range at 0 for code that the link dropped.
-            out += [(lo, hi, top.get_full_path()) for lo, hi in spans if lo]
-        return sorted(out)
 
     def function_at(self, addr):
         """([the names of the function holding addr, as Funcs], offset): the
@@ -189,7 +170,7 @@ def main(argv):
             with open(args[1], "rb") if len(args) == 2 else sys.stdin.buffer as src:
                 return symbolize(elf, src, sys.stdout.buffer)
         for f in elf.functions():
-            print(f"0x{f.addr:x} {f.size} {f.name}" + (f" {f.file}" if f.file else ""))
+            print(f"0x{f.addr:x} {f.size} {f.name}" + " lib" * is_lib(f.name))
         return 0
     except BrokenPipeError:
         return 0

@@ -19,6 +19,9 @@ import argparse
 import os
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import wmlog  # noqa: E402  (tools/wmlog.py: write_atomic)
+
 CLASSES = ((0, 0), (1, 16), (17, 64), (65, 256), (257, 4096))
 FILES = (("memcpy", "Memcpy_Fleet.csv"), ("memmove", "Memmove_Fleet.csv"),
          ("memset", "Memset_Fleet.csv"))
@@ -184,18 +187,9 @@ def main(argv=None):
             print(f"PASS: fleetmix: {a.calls} calls a function, every class within rounding "
                   f"of the data in {a.dir}")
             return 0
-        tmp = f"{a.out}.{os.getpid()}.tmp"
-        try:
-            with open(tmp, "w") as f:
-                f.write(header(mixes, a.calls, a.dir))
-            os.replace(tmp, a.out)
-        except OSError as e:
-            raise Error(f"cannot write {a.out}: {e.strerror}")
-        finally:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
-    except Error as e:
-        print(f"fleetmix.py: error: {e}", file=sys.stderr)
+        wmlog.write_atomic(a.out, header(mixes, a.calls, a.dir))
+    except (Error, OSError) as e:   # OSError: the header could not be written
+        print(f"fleetmix.py: error: {e.strerror if isinstance(e, OSError) else e}", file=sys.stderr)
         return 1
     return 0
 

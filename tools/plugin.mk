@@ -17,7 +17,8 @@ MISALIGN_ST_SRCS := tests/plugin-selftest/start.S tests/plugin-selftest/selftest
 misalign-plugin: $(MISALIGN_PLUGIN)
 plugin-selftest-guest: $(MISALIGN_ST_ELF)
 
-$(MISALIGN_PLUGIN): tools/misalign-plugin.c tools/qemu-plugin-api.h
+# Every plugin of ours (misalign.so, and trace.so of tests/cycles.mk) alike.
+$(O)/tools/%.so: tools/%-plugin.c tools/qemu-plugin-api.h
 	@mkdir -p $(@D)
 	$(quiet) HOSTCC $@
 	$(Q)gcc -shared -fPIC -O2 -Wall -Wextra -Werror -o $@ $< -lpthread

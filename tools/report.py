@@ -11,6 +11,10 @@ order of implementations (lib's own first) and functions; docs/benchmarks.md say
   check LOG --targets FILE [--elf ELF] [--cycles CSV]
       lib's instruction counts, code size and modeled cycles against the targets: a
       PASS:/UNMET:/FAIL: line each and a SUMMARY: line; exit status 1 if any fails.
+  cycles CSV [--clang CSV] [--impl NAME]...   the cycle model's tables (make cycles prints them)
+  compare BEFORE.csv AFTER.csv [--impl NAME]... [--within PCT]   two cycle models cell by cell:
+      what each metric made better or worse, the totals; --within: a check that AFTER's totals
+      and largest cells are at most PCT % above BEFORE's (exit status 1 if not).
 
 Exit status 2 with one line saying why: a log that breaks the protocol, a failed run (summary
 shows it all the same), an ELF or a cycle model of another build, any other unusable input.
@@ -23,6 +27,7 @@ import subprocess
 import sys
 import tempfile
 import textwrap
+import types
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cycles  # noqa: E402  (tools/cycles.py: the cycle model's CSV)
@@ -42,6 +47,7 @@ MIX_TARGET = re.compile(r"(\S+) mix (all|\d+(?:-\d+)?) (per_call|(?:u74|u54)_per
 COUNTERS = ("Counters: cycle = rdcycle, instret = rdinstret, time = rdtime; each figure the "
             "minimum over the runs of a point, net of the measurement overhead, per call [per "
             "byte]; MB/s: 10^6 bytes per second of rdtime (under -icount 1 ns an instruction).")
+NO_MODEL = "no cycle model given (--cycles FILE; make cycles-wordmerge makes it)"
 
 
 class LogError(Exception):
@@ -119,11 +125,10 @@ def read_elf(path, run):
     if addr is not None and int(addr, 16) != syms["memcpy"].addr:
         raise LogError(f"{other} wrote the log (memcpy at 0x{syms['memcpy'].addr:x}, the "
                        f"log says {addr})")
-    libfile = syms["memcpy"].file or ""     # lib's: every function of memcpy's source file
-    lib = sorted((f.name, f.size) for f in syms.values() if f.size and (f.file or "") == libfile)
+    lib = sorted((f.name, f.size) for f in syms.values() if f.size and elfmod.is_lib(f.name))
     # Another's total: every function with its symbols' prefix (extract-refs.sh gives helpers it).
     prefixes = {i: s[:-len(fn)] for (i, fn), s in run.b.symbols.items() if s.endswith("_" + fn)}
-    return {"elf": path, "libfile": libfile, "lib": lib, "lib_total": sum(s for _, s in lib),
+    return {"elf": path, "libfile": elfmod.LIB_FILE, "lib": lib, "lib_total": sum(s for _, s in lib),
             "size": {k: syms[s].size for k, s in run.b.symbols.items()},
             "total": {i: sum(f.size for f in syms.values() if f.name.startswith(p))
                       for i, p in prefixes.items()}}
@@ -219,7 +224,7 @@ def eval_target(run, t, sizes, model):
         return verdict(*mix_target(run, fn, cls, core, model), bound, ceil)
     cell = f"{fn} {size_label(n)} {cls}" + (f" {core.upper()} model" if core else "")
     if core and model is None:
-        return None, cell, "no cycle model given (--cycles FILE; make cycles-wordmerge makes it)"
+        return None, cell, NO_MODEL
     cells = {**model["sweep"], **model["extra"]} if core else run.sweep   # targets may name extras
     pts = {k: v[core] if core else v["instret"] for k, v in cells.items()
            if k[0] == fn and k[1] == run.ours and k[4] == n and cls in (
@@ -231,7 +236,7 @@ def eval_target(run, t, sizes, model):
         return None, cell, (f"not modeled in {model['path']}" if core else "no memcpy figures "
                             "to compare with" if kind == "memcpy+" else "not measured in this log")
     k = max(pts, key=pts.get)
-    v, pair = pts[k], f"dst%8={k[2]}" if k[3] is None else f"({k[2]},{k[3]})"
+    v, pair = pts[k], cycles.pair(k[2], k[3])
     x, pre = v / n if kind.endswith("per_byte") else v, "memcpy +" if kind == "memcpy+" else ""
     unit = "modeled cycles" if core else "instructions"
     worst = f"worst pair {pair}" + (f", llvm-mca -mcpu=sifive-{core}" if core else "")
@@ -241,17 +246,18 @@ def eval_target(run, t, sizes, model):
     return verdict(cell, x, text, bound, ceil, pre)
 
 
-def verdict(cell, x, text, bound, ceil, pre=""):
-    """(verdict, cell, text): PASS within the bound, UNMET within the ceiling, else FAIL."""
+def verdict(cell, x, text, bound, ceil, pre="", unit=""):
+    """(verdict, cell, text): PASS within the bound, UNMET within the ceiling, else FAIL: the
+    one judge of every target (bench-check's, and compare --within's)."""
     if x is None:
         return None, cell, text
     if x <= bound + 1e-12:
-        vd, rel = "PASS", f"<= {pre}{bound:g}"
+        vd, rel = "PASS", f"<= {pre}{bound:g}{unit}"
     elif ceil is not None and x <= ceil + 1e-12:
         vd, rel = "UNMET", f"> target {pre}{bound:g}, within the recorded ceiling {pre}{ceil:g}"
     else:
         reg = "" if ceil is None else f" and above the recorded ceiling {pre}{ceil:g}: a regression"
-        vd, rel = "FAIL", f"> {pre}{bound:g}{reg}"
+        vd, rel = "FAIL", f"> {pre}{bound:g}{unit}{reg}"
     return vd, cell, f"{text} {rel}"
 
 
@@ -271,7 +277,7 @@ def mix_target(run, fn, cls, core, model):
     cell = f"{fn} fleet mix, {cls if cls == 'all' else cls + ' B'}" + (
         f" {core.upper()} model" if core else "")
     if core and model is None:
-        return cell, None, "no cycle model given (--cycles FILE; make cycles-wordmerge makes it)"
+        return cell, None, NO_MODEL
     m = mix_means(run, model, run.ours, fn).get(cls)
     if not m:
         return cell, None, f"the log has no fleet mix of {fn}{'' if cls == 'all' else ' ' + cls}"
@@ -478,6 +484,88 @@ def cmd_summary(args):
         L.append(f"(the image's EXIT: STATUS={run.log.status}: it failed, see the log)")
     print("\n".join(L))
     return 0
+
+
+def cmd_cycles(a):
+    """make cycles' tables from the model's CSV (and lib built by clang, its own columns): the
+    cells as a log's sweep tables, the fleet call mix as a log's, and ours over the fastest other."""
+    head, rows = cycles.read_csv(a.csv, a.impl)
+    if a.clang:     # lib built by clang: its rows as columns of their own
+        rows += [dict(r, impl=f"{r['impl']} (clang)") for r in cycles.read_csv(a.clang, a.impl)[1]]
+    impls = list(dict.fromkeys(r["impl"] for r in rows))
+    model = {kind: {(r["fn"], r["impl"], *((r["cls"],) if kind == "mix" else (r["dst"], r["src"],
+                    r["n"]))): r for r in rows if r["kind"] == kind} for kind in ("sweep", "extra", "mix")}
+    # The model's instructions read as a log's counts under -icount (a cycle an instruction).
+    run = types.SimpleNamespace(lock=True, board=False, impls=impls, fns=list(dict.fromkeys(
+        r["fn"] for r in rows)), **{kind: {k: dict(r, instret=r["ins"], cycles=r["ins"])
+                                           for k, r in model[kind].items()} for kind in model})
+    print("Modeled cycles of one call (llvm-mca, SiFive U74 and U54 pipeline models; a model, "
+          "not a board)", *head, sep="\n")
+    for kind in ("sweep", "extra"):
+        for fn, ts in sweep_tables(run, getattr(run, kind), {"sweep": model[kind]}).items():
+            print("\n".join(x for t in ts for x in table((
+                f"{fn}, {t[0]} ({kind}): instructions, modeled U74 / U54 cycles per call "
+                "[per byte]", *t[1:]))))
+    for fn, t in zip(dict.fromkeys(k[0] for k in run.mix), mix_tables(run, model)):
+        print("\n".join(table(t)))
+        # Ours (the first, and its clang build) and each --own one (a user's) against the
+        # fastest of the others, per core.
+        means = {i: mix_means(run, model, i, fn).get("all") for i in impls}
+        for i in (i for i in impls if (i.startswith(impls[0]) or i in (a.own or ())) and means[i]):
+            others = [o for o in impls if means[o] and o.split(" (")[0] != i.split(" (")[0]]
+            if others:
+                print(f"{i} / fastest other:" + "".join(
+                    f" {core} {means[i][k] / means[b][k]:.2f} ({b})"
+                    for core, k in (("U74", 3), ("U54", 4))
+                    for b in [min(others, key=lambda o: means[o][k])]))
+    return 0
+
+
+
+
+def cmd_compare(a):
+    """Two cycle model CSVs cell by cell, or (--within) AFTER held within PCT % of BEFORE."""
+    rows = [{(r["impl"], r["kind"], r["fn"], r["dst"], r["src"], r["n"], r["cls"]): r
+             for r in cycles.read_csv(path, a.impl)[1]} for path in (a.before, a.after)]
+    keys = [k for k in rows[0] if k in rows[1]]
+    if not keys:
+        raise LogError(f"{a.before} and {a.after} have no cell in common")
+    print(f"{len(keys)} cells in both ({a.before} -> {a.after})")
+    if a.within is not None:
+        return within(rows, keys, a.within)
+    worse = []
+    for m, name in (("ins", "instructions"), ("u74", "U74 model"), ("u54", "U54 model")):
+        b, f = (sum(r[k][m] for k in keys) for r in rows)
+        d = [rows[1][k][m] - rows[0][k][m] for k in keys]
+        print(f"{name:>12}: {sum(x < 0 for x in d)} cells better, {sum(x == 0 for x in d)} "
+              f"the same, {sum(x > 0 for x in d)} worse; total {b} -> {f} ({f / b - 1:+.1%})")
+        worse += [(k, name, rows[0][k][m], rows[1][k][m]) for k, x in zip(keys, d) if x > 0]
+    for (impl, kind, fn, dst, src, n, cls), name, x, y in sorted(worse, key=str):
+        what = f"mix class {cls}" if kind == "mix" else f"{cycles.pair(dst, src)} n={n}"
+        print(f"worse: {impl} {fn} {what}{' (extra)' if kind == 'extra' else ''}: "
+              f"{name} {x} -> {y}")
+
+
+def within(rows, keys, pct):
+    """PASS:/FAIL: lines: AFTER's total U74 and U54 cycles over the cells and
+    over the mix, and each cell at the largest size (the steady-state loops),
+    at most pct % above BEFORE's."""
+    cells, mix = ([k for k in keys if (k[1] == "mix") == m] for m in (False, True))
+    top = max(k[5] for k in cells)
+    checks = [(f"total {m.upper()} cycles over {what}", [m], ks)
+              for what, ks in ((f"{len(cells)} cells", cells), (f"the mix ({len(mix)} rows)", mix))
+              if ks for m in ("u74", "u54")]
+    checks += [(f"{k[0]} {k[2]} {cycles.pair(k[3], k[4])} n={k[5]}", ["u74", "u54"], [k])
+               for k in cells if k[5] == top]
+    bad = 0
+    for what, ms, ks in checks:
+        for m in ms:
+            b, f = (sum(r[k][m] for k in ks) for r in rows)
+            vd, _, text = verdict(what, (f / b - 1) * 100, f"{m.upper()} {b} -> {f} "
+                                  f"({f / b - 1:+.1%})", pct, None, unit=" % more")
+            bad += vd != "PASS"
+            print(f"{vd}: {what}: {text}")
+    return 1 if bad else 0
 
 
 def q(s):
@@ -704,9 +792,20 @@ def main():
             p.add_argument("--elf-guess", action="append", metavar="PATTERN")
             p.add_argument("--cycles-guess", action="append", metavar="CSV")
             p.add_argument("--core", choices=CORES)
+    p = sub.add_parser("cycles")
+    p.add_argument("csv")
+    p.add_argument("--clang")
+    p.add_argument("--own", action="append", help="a user's implementation: its ratio line too")
+    c = sub.add_parser("compare")
+    c.add_argument("before")
+    c.add_argument("after")
+    c.add_argument("--within", type=float, metavar="PCT")
+    for q in (p, c):
+        q.add_argument("--impl", action="append")
     args = ap.parse_args()
     try:
-        return {"summary": cmd_summary, "report": cmd_report, "check": cmd_check}[args.cmd](args)
+        return {"summary": cmd_summary, "report": cmd_report, "check": cmd_check,
+                "cycles": cmd_cycles, "compare": cmd_compare}[args.cmd](args)
     except (LogError, wmlog.LogError, cycles.Error, elfmod.ElfError, OSError) as e:
         why = f"{e.filename}: {e.strerror}" if isinstance(e, OSError) else e
         kept = f" (no report written: {args.out} is as it was)" if args.cmd == "report" else ""

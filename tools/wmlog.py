@@ -6,6 +6,8 @@ the names of line forms, record kinds and fields live there, not here).
 
     wmlog.py check LOG     read LOG; a line that breaks the protocol is
                            exit status 2 with its line number
+    wmlog.py progress      a live log on stdin as make bench shows it: its
+                           CSV:progress and CSV:done records in words, EXIT:
 
 As a module: read(path) -> Log, or LogError naming the line.  A log may be
 a QEMU log or a board's serial capture: carriage returns, and lines without
@@ -16,6 +18,7 @@ import csv
 import os
 import re
 import sys
+import threading
 import zlib
 
 SPEC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs", "protocol.md")
@@ -26,6 +29,11 @@ TYPES = {"int": r"\d+", "int?": r"\d*", "hex": r"0x[0-9a-fA-F]+", "hex8": r"[0-9
 
 class LogError(Exception):
     """The log breaks the protocol, or cannot be read."""
+
+
+def crc_add(crc, line):
+    """The CRC-32 of a block's lines so far (from CSV:begin on), with LINE and its newline."""
+    return zlib.crc32((line + "\n").encode(), crc)
 
 
 def _block(text, name):
@@ -48,6 +56,16 @@ def _spec():
 
 
 FORMS, RECORDS = _spec()
+
+
+def field_rx(tag, form, field):
+    """The regex of FIELD in a line form of docs/protocol.md (LAVA's patterns take theirs)."""
+    p, depth = next(rx.pattern for f, rx in FORMS[tag] if f == form), 1
+    start = p.index(f"(?P<{field}>") + len(f"(?P<{field}>")
+    for j in range(start, len(p)):
+        depth += {"(": 1, ")": -1}.get(p[j], 0) if p[j - 1] != "\\" else 0
+        if depth == 0:      # the parenthesis that closes the field's group
+            return p[start:j]
 
 
 def _key_fields(kind):
@@ -168,7 +186,7 @@ def read(path):
             else:
                 bench.add(kind, rec, where)
                 bench.records += 1
-            bench.crc = zlib.crc32((line + "\n").encode(), bench.crc)
+            bench.crc = crc_add(bench.crc, line)
             continue
         m = TAG.match(line)
         if not m or m.group(1) not in FORMS:
@@ -215,6 +233,20 @@ def read(path):
     return log
 
 
+def write_atomic(path, text):
+    """Every tool's output file whole or not at all: written beside PATH, renamed into place."""
+    tmp = f"{path}.{os.getpid()}.{threading.get_ident()}.tmp"
+    try:
+        with open(tmp, "w") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except OSError as e:    # named by the file it was for, not the temporary one
+        raise OSError(e.errno, f"cannot write {path}: {e.strerror}") from None
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+
+
 def read_bench(path, allow_failed=False):
     """read(path) and its last complete benchmark block; a log without one,
     or of a failed run (unless ALLOW_FAILED), is a LogError."""
@@ -226,7 +258,30 @@ def read_bench(path, allow_failed=False):
     return log, log.bench
 
 
+def progress(src, out):
+    """make bench's view of a live log: EXIT: as it is, CSV:progress and CSV:done in words."""
+    for line in iter(src.readline, ""):
+        line = line.rstrip("\r\n")
+        raw = line.startswith(("CSV:progress,", "CSV:done,")) and next(csv.reader([line[4:]]))
+        try:
+            r = raw and _fields(raw[0], raw[1:], "")
+        except LogError:
+            continue
+        if r and raw[0] == "done":
+            line = "SUMMARY: benchmark {mode}: {points} points measured, {failures} failures"
+        elif r:     # a, b: the 32 MiB phase's implementation and memcpy's row, else dst%8, src%8
+            line = ("PROGRESS: fleet call mix, {fn}" if r["phase"] == "mix" else
+                    "PROGRESS: {fn} 32 MiB, {a}" + ", row i={b} of 0..7" * (r["fn"] == "memcpy")
+                    if r["phase"] == "big" else
+                    "PROGRESS: {phase}, {fn}, dst%8={a}" + " src%8={b}" * bool(r["b"]))
+        if r or line.startswith("EXIT"):
+            print(line.format(**r) if r else line, file=out, flush=True)
+    return 0
+
+
 def main(argv):
+    if argv[1:] == ["progress"]:
+        return progress(sys.stdin, sys.stdout)
     if len(argv) != 3 or argv[1] != "check":
         print("usage:" + __doc__.split("\n\n")[1], file=sys.stderr)
         return 2

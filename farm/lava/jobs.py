@@ -9,13 +9,17 @@ import sys
 
 import yaml
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
+import wmlog  # noqa: E402
+
 TEMPLATE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "jobs.yaml")
 
 
 def _fill(x, url):
     if isinstance(x, (dict, list)):
         return {k: _fill(v, url) for k, v in x.items()} if isinstance(x, dict) else [_fill(v, url) for v in x]
-    return url if x == "IMAGE" else x
+    return url if x == "IMAGE" else x.replace("{GROUP}", wmlog.field_rx("PASS", "group", "group")).replace(
+        "{VERDICT}", wmlog.field_rx("PMU", "verdict", "verdict")) if isinstance(x, str) else x
 
 
 def load(template=TEMPLATE):
@@ -30,7 +34,7 @@ def job(board, template=TEMPLATE, image=None, device_type=None):
     kind = t["kinds"][b["kind"]]
     return {"device_type": device_type or b["device_type"], "job_name": b["job_name"], **t["job"],
             **({"context": kind["context"]} if "context" in kind else {}),
-            "actions": _fill(kind["actions"], image or b["image"]) + [{"test": test}]}
+            "actions": _fill(kind["actions"] + [{"test": test}], image or b["image"])}
 
 
 def dump(j):
