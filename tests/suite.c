@@ -590,10 +590,10 @@ void suite_run(const struct suite_impl *impls, int nimpls,
 
 			if (!group_has(g, impl)) {
 				if (is_own(impl))
-					printf("SKIP: %s[%s]: its file defines no %s\n",
-					       suite_groups[g].name, impl->name,
-					       suite_groups[g].fn == 2 ? "memset" :
-					       suite_groups[g].fn ? "memmove" : "memcpy");
+					proto_line(TAG_SKIP, "%s[%s]: its file defines no %s\n",
+						   suite_groups[g].name, impl->name,
+						   suite_groups[g].fn == 2 ? "memset" :
+						   suite_groups[g].fn ? "memmove" : "memcpy");
 				continue;
 			}
 			suite_cases = suite_fails = 0;
