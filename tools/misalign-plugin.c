@@ -5,7 +5,7 @@
  * Every guest load and store is checked: an address that is not a multiple
  * of the access size is counted for its instruction, with the first such
  * address seen.  At exit the plugin writes a raw report, which
- * tools/misalign-table.py turns into a table by function.
+ * tools/report.py misalign turns into a table by function.
  *
  *   qemu-system-riscv64 ... -plugin file=build/tools/misalign.so,out=FILE
  *
