@@ -24,13 +24,7 @@
  *
  * Debian ships no qemu-plugin.h: qemu-plugin-api.h declares what is used.
  */
-#include <errno.h>
-#include <inttypes.h>
-#include <pthread.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
+#define PLUGIN "misalign-plugin"
 #include "qemu-plugin-api.h"
 
 /*
@@ -65,15 +59,6 @@ static const char *out_name = "<stderr>";
 static int summary = 1;
 static char target[32] = "?";
 static int smp = -1;
-
-static void *must(void *p)
-{
-    if (!p) {
-        fprintf(stderr, "misalign-plugin: out of memory\n");
-        abort();
-    }
-    return p;
-}
 
 static void mem_access(unsigned int vcpu, qemu_plugin_meminfo_t info,
                        uint64_t vaddr, void *userdata)
@@ -137,7 +122,6 @@ static void report(qemu_plugin_id_t id, void *userdata)
     uint64_t total = 0, seen = __atomic_load_n(&checked_more, __ATOMIC_RELAXED);
     unsigned records = 0;
     size_t n = 0;
-    int err;
 
     (void)id;
     (void)userdata;
@@ -177,15 +161,8 @@ static void report(qemu_plugin_id_t id, void *userdata)
     }
     fprintf(f, "# end records=%u accesses=%" PRIu64 " checked=%" PRIu64 "\n",
             records, total, seen);
-    err = fflush(f) || ferror(f) ? (errno ? errno : EIO) : 0;
-    if (out && fclose(out) && !err) {
-        err = errno ? errno : EIO;
-    }
+    close_out(f, out_name);
     out = NULL;
-    if (err) {
-        fprintf(stderr, "misalign-plugin: error writing %s: %s\n", out_name,
-                strerror(err));
-    }
     if (summary) {
         fprintf(stderr, "misalign-plugin: %" PRIu64 " misaligned accesses at %u sites "
                 "(of %" PRIu64 " data accesses checked) -> %s\n", total, records, seen,
@@ -197,11 +174,11 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
                                            const qemu_info_t *info,
                                            int argc, char **argv)
 {
-    const char *path = NULL;
+    const char *path = NULL, *val;
 
     for (int i = 0; i < argc; i++) {
-        if (!strncmp(argv[i], "out=", 4) && argv[i][4]) {
-            path = argv[i] + 4;     /* argv lives as long as the plugin */
+        if ((val = arg_value(argv[i], "out")) && *val) {
+            path = val;             /* argv lives as long as the plugin */
         } else if (!strcmp(argv[i], "summary=on") || !strcmp(argv[i], "summary=off")) {
             summary = !strcmp(argv[i], "summary=on");
         } else {
@@ -210,8 +187,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
             return -1;
         }
     }
-    if (path && !(out = fopen(path, "w"))) {
-        fprintf(stderr, "misalign-plugin: cannot open out=%s: %s\n", path, strerror(errno));
+    if (path && !(out = open_out(path))) {
         return -1;
     }
     out_name = path ? path : out_name;
