@@ -787,27 +787,11 @@ def cmd_report(args):
 
 
 def read_misalign(path):
-    """(checked, [(pc, size, kind, count, addr)]) of the misalign plugin's report, its
-    trailer checked."""
-    with open(path, encoding="ascii", errors="replace") as f:
-        lines = f.read().splitlines()
-    if not lines:
-        raise LogError(f"raw file {path} is empty: the plugin never wrote its report (QEMU "
-                       "killed or crashed before exit?)")
-    if not lines[0].startswith("# misalign-plugin "):
-        raise LogError(f"raw file {path}: line 1: not a misalign-plugin report (missing "
-                       "'# misalign-plugin' header)")
-    records, end = [], None
-    for no, line in enumerate(lines[1:], 2):
-        s, where = line.strip(), f"raw file {path}: line {no}"
-        if s.startswith("# end"):
-            if end:
-                raise LogError(f"{where}: duplicate '# end' trailer")
-            end = (no, s)
-        elif s and not s.startswith("#"):
-            if end:
-                raise LogError(f"{where}: record after '# end' trailer")
-            f = s.split()
+    """(checked, [(pc, size, kind, count, addr)]) of the misalign plugin's report."""
+    body, end = wmlog.read_plugin(path, "misalign-plugin v2")
+    records = []
+    for no, line in enumerate(body, 2):
+        if (f := line.split()) and not f[0].startswith("#"):
             try:
                 if len(f) != 5:
                     raise ValueError(f"expected 5 fields, got {len(f)}")
@@ -818,16 +802,12 @@ def read_misalign(path):
                 if why:
                     raise ValueError(why)
             except ValueError as e:
-                raise LogError(f"{where}: malformed record {line!r}: {e}")
+                raise LogError(f"{path}: line {no}: malformed record {line!r}: {e}")
             records.append(rec)
-    if end is None:
-        raise LogError(f"raw file {path}: no '# end' trailer: report truncated (QEMU did not "
-                       "exit cleanly?)")
-    count = dict(re.findall(r"(records|checked)=(\d+)", end[1]))
-    if int(count.get("records", -1)) != len(records):
-        raise LogError(f"raw file {path}: line {end[0]}: trailer says {end[1]} but "
+    if end.get("records") != str(len(records)):
+        raise LogError(f"{path}: its trailer says records={end.get('records')} but "
                        f"{len(records)} records were read")
-    return (int(count["checked"]) if "checked" in count else None), records
+    return (int(end["checked"]) if "checked" in end else None), records
 
 
 def cmd_misalign(a):
