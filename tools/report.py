@@ -787,8 +787,9 @@ def cmd_report(args):
 
 
 def read_misalign(path):
-    """(checked, [(pc, size, kind, count, addr)]) of the misalign plugin's report."""
-    body, end = wmlog.read_plugin(path, "misalign-plugin v2")
+    """(checked, [(pc, size, kind, count, addr)]) of the misalign plugin's report, an
+    instruction's sites added up (its address the oldest one's), by pc, a load first."""
+    body, end = wmlog.read_plugin(path, "misalign-plugin v3")
     records = []
     for no, line in enumerate(body, 2):
         if (f := line.split()) and not f[0].startswith("#"):
@@ -807,7 +808,11 @@ def read_misalign(path):
     if end.get("records") != str(len(records)):
         raise LogError(f"{path}: its trailer says records={end.get('records')} but "
                        f"{len(records)} records were read")
-    return (int(end["checked"]) if "checked" in end else None), records
+    added = {}                  # (pc, size, kind): [count, the oldest site's address]
+    for pc, size, kind, count, addr in reversed(records):   # the oldest site first
+        added.setdefault((pc, size, kind), [0, addr])[0] += count
+    return ((int(end["checked"]) if "checked" in end else None),
+            [(*k, n, addr) for k, (n, addr) in sorted(added.items())])
 
 
 def cmd_misalign(a):
