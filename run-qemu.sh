@@ -434,7 +434,7 @@ fi
 user_fail=()
 [ "$must_align" = 0 ] || user_fail=(--fail-in 'user_*')
 if [ "$check_align" = 1 ]; then
-	/usr/bin/python3 "$top/tools/misalign-table.py" "$raw" "$elf" --log "$log" \
+	/usr/bin/python3 "$top/tools/report.py" misalign "$raw" "$elf" --log "$log" \
 		--require misalign_control --fail-in 'memcpy,memmove,memset,wm_*' "${user_fail[@]}" ||
 		{ [ "$status" = 0 ] && status=1; }
 fi

@@ -113,17 +113,11 @@ def read_trace(path):
     first window after the first mark, {pc: bytes}) of a trace of
     tools/trace-plugin.c (its header says the format)."""
     try:
-        with open(path, encoding="ascii", errors="replace") as f:
-            lines = f.read().splitlines()
+        lines, trailer = wmlog.read_plugin(path, "trace-plugin v1")
     except OSError as e:
         raise Error(f"cannot read the trace {path}: {e.strerror}")
-    if not lines or not lines[0].startswith("# trace-plugin v1 "):
-        raise Error(f"{path}: not a trace of tools/trace-plugin.c (first line)")
-    if not lines[-1].startswith("# end "):
-        raise Error(f"{path}: truncated trace (no '# end' line): the QEMU run did not finish")
-    trailer = dict(kv.partition("=")[::2] for kv in lines[-1][6:].split())
     windows, insns, first, cur, problems = [], {}, None, None, []
-    for lineno, line in enumerate(lines[1:-1], 2):
+    for lineno, line in enumerate(lines, 2):
         try:
             t, *f = line.split()
             if t == "!":

@@ -5,7 +5,7 @@
  * Every guest load and store is checked: an address that is not a multiple
  * of the access size is counted for its instruction, with the first such
  * address seen.  At exit the plugin writes a raw report, which
- * tools/misalign-table.py turns into a table by function.
+ * tools/report.py misalign turns into a table by function.
  *
  *   qemu-system-riscv64 ... -plugin file=build/tools/misalign.so,out=FILE
  *
@@ -15,29 +15,25 @@
  *   summary=off  no one-line summary on stderr at exit (default: on).
  *
  * The report, a line each:
- *   # misalign-plugin v2 target=<name> smp=<n>
- *   <pc-hex> <size-bytes> <L|S> <count> <first-addr-hex>   (by pc, L first)
+ *   # misalign-plugin v3 target=<name> smp=<n>
+ *   <pc-hex> <size-bytes> <L|S> <count> <first-addr-hex>   (a site's, the newest first)
  *   # end records=<N> accesses=<sum of counts> checked=<C>
+ * An instruction translated more than once has a line for each of its sites:
+ * the reader adds them up.
  * A file without the "# end" line was cut short.  checked counts every data
  * access the plugin saw, aligned or not: a report without a misaligned
  * access still shows that the plugin was watching.
  *
  * Debian ships no qemu-plugin.h: qemu-plugin-api.h declares what is used.
  */
-#include <errno.h>
-#include <inttypes.h>
-#include <pthread.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
+#define PLUGIN "misalign-plugin"
 #include "qemu-plugin-api.h"
 
 /*
  * A site: one instruction as QEMU translated it.  It is made at translation
  * and handed to each of its accesses' callbacks, so counting needs no lookup
  * and no lock, and no site is ever lost to a full table.  An instruction
- * translated again gets a new site: the report adds up the sites of one pc.
+ * translated again gets a new site.
  */
 struct site {
     struct site *next;
@@ -45,12 +41,10 @@ struct site {
     uint64_t first;         /* the first misaligned address (0 is aligned) */
     uint64_t count[2];      /* misaligned loads, stores */
     unsigned shift;         /* log2 of the access size */
-    size_t seq;             /* the order the sites were made in */
 };
 
 static struct site *sites;  /* every site, the newest first */
-static size_t n_sites;
-static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;   /* sites, n_sites */
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;   /* sites */
 
 /* The accesses checked, per vCPU: each count on its own cache line, written
  * only by its vCPU's thread; vCPUs past MAX_VCPUS share an atomic count. */
@@ -65,15 +59,6 @@ static const char *out_name = "<stderr>";
 static int summary = 1;
 static char target[32] = "?";
 static int smp = -1;
-
-static void *must(void *p)
-{
-    if (!p) {
-        fprintf(stderr, "misalign-plugin: out of memory\n");
-        abort();
-    }
-    return p;
-}
 
 static void mem_access(unsigned int vcpu, qemu_plugin_meminfo_t info,
                        uint64_t vaddr, void *userdata)
@@ -108,7 +93,6 @@ static void tb_translated(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
         s->pc = qemu_plugin_insn_vaddr(insn);
         pthread_mutex_lock(&lock);
         s->next = sites;
-        s->seq = n_sites++;
         sites = s;
         pthread_mutex_unlock(&lock);
         qemu_plugin_register_vcpu_mem_cb(insn, mem_access, QEMU_PLUGIN_CB_NO_REGS,
@@ -116,76 +100,34 @@ static void tb_translated(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
     }
 }
 
-/* By pc, then size; of one instruction, the oldest site first. */
-static int site_order(const void *a, const void *b)
-{
-    const struct site *x = *(struct site *const *)a;
-    const struct site *y = *(struct site *const *)b;
-
-    if (x->pc != y->pc) {
-        return x->pc < y->pc ? -1 : 1;
-    }
-    if (x->shift != y->shift) {
-        return x->shift < y->shift ? -1 : 1;
-    }
-    return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
 static void report(qemu_plugin_id_t id, void *userdata)
 {
     FILE *f = out ? out : stderr;
     uint64_t total = 0, seen = __atomic_load_n(&checked_more, __ATOMIC_RELAXED);
     unsigned records = 0;
-    size_t n = 0;
-    int err;
 
     (void)id;
     (void)userdata;
+    fprintf(f, "# misalign-plugin v3 target=%s smp=%d\n", target, smp);
     pthread_mutex_lock(&lock);
-    struct site **hit = must(malloc((n_sites + 1) * sizeof(*hit)));
-    for (struct site *s = sites; s; s = s->next) {
-        if (s->count[0] || s->count[1]) {
-            hit[n++] = s;
-        }
-    }
-    pthread_mutex_unlock(&lock);
-    qsort(hit, n, sizeof(*hit), site_order);
-    fprintf(f, "# misalign-plugin v2 target=%s smp=%d\n", target, smp);
-    /* Of each instruction (pc and size), its sites' loads on a line and
-     * their stores on another; its first address is its oldest site's. */
-    for (size_t i = 0, j; i < n; i = j) {
-        uint64_t count[2] = { 0, 0 };
-
-        for (j = i; j < n && hit[j]->pc == hit[i]->pc && hit[j]->shift == hit[i]->shift;
-             j++) {
-            count[0] += hit[j]->count[0];
-            count[1] += hit[j]->count[1];
-        }
+    for (const struct site *s = sites; s; s = s->next) {
         for (int store = 0; store < 2; store++) {
-            if (count[store]) {
-                fprintf(f, "0x%016" PRIx64 " %u %c %" PRIu64 " 0x%016" PRIx64 "\n",
-                        hit[i]->pc, 1u << hit[i]->shift, "LS"[store], count[store],
-                        hit[i]->first);
-                total += count[store];
+            if (s->count[store]) {
+                fprintf(f, "0x%016" PRIx64 " %u %c %" PRIu64 " 0x%016" PRIx64 "\n", s->pc,
+                        1u << s->shift, "LS"[store], s->count[store], s->first);
+                total += s->count[store];
                 records++;
             }
         }
     }
-    free(hit);
+    pthread_mutex_unlock(&lock);
     for (int v = 0; v < MAX_VCPUS; v++) {
         seen += __atomic_load_n(&checked[v].n, __ATOMIC_RELAXED);
     }
     fprintf(f, "# end records=%u accesses=%" PRIu64 " checked=%" PRIu64 "\n",
             records, total, seen);
-    err = fflush(f) || ferror(f) ? (errno ? errno : EIO) : 0;
-    if (out && fclose(out) && !err) {
-        err = errno ? errno : EIO;
-    }
+    close_out(f, out_name);
     out = NULL;
-    if (err) {
-        fprintf(stderr, "misalign-plugin: error writing %s: %s\n", out_name,
-                strerror(err));
-    }
     if (summary) {
         fprintf(stderr, "misalign-plugin: %" PRIu64 " misaligned accesses at %u sites "
                 "(of %" PRIu64 " data accesses checked) -> %s\n", total, records, seen,
@@ -197,11 +139,11 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
                                            const qemu_info_t *info,
                                            int argc, char **argv)
 {
-    const char *path = NULL;
+    const char *path = NULL, *val;
 
     for (int i = 0; i < argc; i++) {
-        if (!strncmp(argv[i], "out=", 4) && argv[i][4]) {
-            path = argv[i] + 4;     /* argv lives as long as the plugin */
+        if ((val = arg_value(argv[i], "out")) && *val) {
+            path = val;             /* argv lives as long as the plugin */
         } else if (!strcmp(argv[i], "summary=on") || !strcmp(argv[i], "summary=off")) {
             summary = !strcmp(argv[i], "summary=on");
         } else {
@@ -210,8 +152,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
             return -1;
         }
     }
-    if (path && !(out = fopen(path, "w"))) {
-        fprintf(stderr, "misalign-plugin: cannot open out=%s: %s\n", path, strerror(errno));
+    if (path && !(out = open_out(path))) {
         return -1;
     }
     out_name = path ? path : out_name;

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 # The misaligned-access QEMU TCG plugin (tools/misalign-plugin.c, its table:
-# tools/misalign-table.py) and the hand-written M-mode guest that tests it
+# tools/report.py misalign) and the hand-written M-mode guest that tests it
 # (tests/plugin-selftest/: on 4 harts, each makes one misaligned load and
 # store in misalign_control and only aligned accesses elsewhere; the tests
 # plugin-selftest* of tests/tests.cfg run it).  Included by the top Makefile.

@@ -1,20 +1,28 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The subset of QEMU's TCG plugin API that our plugins use
- * (tools/misalign-plugin.c, tools/trace-plugin.c).  Debian ships no
+ * (tools/misalign-plugin.c, tools/trace-plugin.c), and what both do alike
+ * (their arguments, their output file).  Debian ships no
  * qemu-plugin.h, so the pieces are declared here, as in QEMU 7.2's
  * include/qemu/qemu-plugin.h (plugin API version 1), and were cross-checked
  * against the symbols Debian 12's qemu-system-riscv64 7.2 exports.  The
  * functions are resolved from the QEMU executable when it dlopen()s a
- * plugin.  Include it from exactly one file per plugin: it defines
- * qemu_plugin_version, which QEMU looks up with dlsym().
+ * plugin.  Include it from exactly one file per plugin, with PLUGIN defined
+ * as its name for messages: it defines qemu_plugin_version, which QEMU looks
+ * up with dlsym().
  */
 #ifndef WM_QEMU_PLUGIN_API_H
 #define WM_QEMU_PLUGIN_API_H
 
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #define QEMU_PLUGIN_EXPORT __attribute__((visibility("default")))
 #define QEMU_PLUGIN_VERSION 1
@@ -89,5 +97,42 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
 QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
                                            const qemu_info_t *info,
                                            int argc, char **argv);
+
+static inline void *must(void *p)
+{
+    if (!p) {
+        fprintf(stderr, PLUGIN ": out of memory\n");
+        abort();
+    }
+    return p;
+}
+
+/* "key=value" -> the value if the key matches, else NULL. */
+static inline const char *arg_value(const char *arg, const char *key)
+{
+    size_t n = strlen(key);
+    return (!strncmp(arg, key, n) && arg[n] == '=') ? arg + n + 1 : NULL;
+}
+
+/* out=FILE is opened when the plugin loads: one that cannot be written
+ * stops QEMU (the plugin refuses to load) before the guest runs. */
+static inline FILE *open_out(const char *path)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        fprintf(stderr, PLUGIN ": cannot open out=%s: %s\n", path, strerror(errno));
+    }
+    return f;
+}
+
+/* At exit: f (stderr is only flushed) written out and closed, or a message why not. */
+static inline void close_out(FILE *f, const char *name)
+{
+    errno = 0;
+    bool failed = fflush(f) != 0 || ferror(f);
+    if ((f != stderr && fclose(f) != 0) || failed) {
+        fprintf(stderr, PLUGIN ": error writing %s: %s\n", name, strerror(errno ? errno : EIO));
+    }
+}
 
 #endif /* WM_QEMU_PLUGIN_API_H */

@@ -15,11 +15,21 @@ order of implementations (lib's own first) and functions; docs/benchmarks.md say
   compare BEFORE.csv AFTER.csv [--impl NAME]... [--within PCT]   two cycle models cell by cell:
       what each metric made better or worse, the totals; --within: a check that AFTER's totals
       and largest cells are at most PCT % above BEFORE's (exit status 1 if not).
+  misalign RAW ELF [--fail-in SYM,...] [--require SYM,...] [--log LOG]
+      the misalign plugin's records (tools/misalign-plugin.c, its out=RAW) by function of ELF:
+        MISALIGNED: <function> <loads> <stores> <first-pc> (<sym+off>) <addr> <sites>
+        MISALIGNED-TOTAL: <n> accesses at <k> sites
+      (sites: each misaligned instruction as +off:<L|S><size>x<count>).  SYM may be a glob
+      ('wm_*'); both options repeat.  --fail-in SYM: `FAIL: misaligned access in <sym> at
+      <sym+off>` for each site in SYM, exit 1.  --require SYM: `PASS: control <sym> seen`, or
+      FAIL: and exit 1.  --log LOG: `MISALIGNED-IMPL: <impl> <loads> <stores>`, informative,
+      for every implementation LOG's benchmark announces (CSV:impl).
 
 Exit status 2 with one line saying why: a log that breaks the protocol, a failed run (summary
 shows it all the same), an ELF or a cycle model of another build, any other unusable input.
 """
 import argparse
+import fnmatch
 import math
 import os
 import re
@@ -776,6 +786,94 @@ def cmd_report(args):
     return 0
 
 
+def read_misalign(path):
+    """(checked, [(pc, size, kind, count, addr)]) of the misalign plugin's report, an
+    instruction's sites added up (its address the oldest one's), by pc, a load first."""
+    body, end = wmlog.read_plugin(path, "misalign-plugin v3")
+    records = []
+    for no, line in enumerate(body, 2):
+        if (f := line.split()) and not f[0].startswith("#"):
+            try:
+                if len(f) != 5:
+                    raise ValueError(f"expected 5 fields, got {len(f)}")
+                rec = (int(f[0], 16), int(f[1], 10), f[2], int(f[3], 10), int(f[4], 16))
+                why = (f"bad access size {f[1]!r}" if rec[1] not in (1, 2, 4, 8, 16) else
+                       f"bad kind {f[2]!r} (want L or S)" if f[2] not in ("L", "S") else
+                       f"bad count {f[3]!r}" if rec[3] <= 0 else None)
+                if why:
+                    raise ValueError(why)
+            except ValueError as e:
+                raise LogError(f"{path}: line {no}: malformed record {line!r}: {e}")
+            records.append(rec)
+    if end.get("records") != str(len(records)):
+        raise LogError(f"{path}: its trailer says records={end.get('records')} but "
+                       f"{len(records)} records were read")
+    added = {}                  # (pc, size, kind): [count, the oldest site's address]
+    for pc, size, kind, count, addr in reversed(records):   # the oldest site first
+        added.setdefault((pc, size, kind), [0, addr])[0] += count
+    return ((int(end["checked"]) if "checked" in end else None),
+            [(*k, n, addr) for k, (n, addr) in sorted(added.items())])
+
+
+def cmd_misalign(a):
+    """The misalign plugin's records as a table by function, and the --fail-in/--require checks."""
+    fail_in, require = ([x.strip() for v in opt or () for x in v.split(",") if x.strip()]
+                        for opt in (a.fail_in, a.require))
+    checked, records = read_misalign(a.raw)
+    guest = elfmod.Elf(a.elf)
+    names = {f.name for f in guest.functions()}
+    bench = a.log and wmlog.read(a.log).bench
+    sites = []                  # (record, function, every name of it, where, site)
+    for r in records:
+        hit = guest.function_at(r[0])
+        func, aliases = (hit[0][0].name, [f.name for f in hit[0]]) if hit else ("<unknown>", [])
+        where, off = (f"{func}+0x{hit[1]:x}", f"+0x{hit[1]:x}") if hit else (f"0x{r[0]:x}",) * 2
+        sites.append((r, func, aliases, where, f"{off}:{r[2]}{r[1]}x{r[3]}"))
+    funcs = {}                  # by pc, a load before a store, smaller first
+    for site in sorted(sites, key=lambda x: (x[0][0], x[0][2], x[0][1])):
+        funcs.setdefault(site[1], []).append(site)
+    if checked is not None:
+        print(f"# plugin checked {checked} data accesses")
+        if checked == 0:
+            print("WARN: the plugin saw no data access at all")
+    print("# function  loads  stores  first-pc (symbol+off)  example-addr  "
+          "sites(+off:<L|S><size>x<count>)")
+    if not funcs:
+        print("MISALIGNED: none")
+    width = max([len(f) for f in funcs] + [8])
+    for func, ss in sorted(funcs.items(), key=lambda kv: kv[1][0][0][0]):
+        (pc, _, _, _, addr), where = ss[0][0], ss[0][3]
+        loads, stores = (sum(s[0][3] for s in ss if s[0][2] == k) for k in "LS")
+        print(f"MISALIGNED: {func:<{width}} {loads:7d} {stores:7d}  0x{pc:x} ({where})  "
+              f"0x{addr:x}  {' '.join(s[4] for s in ss)}")
+    print(f"MISALIGNED-TOTAL: {sum(r[3] for r in records)} accesses at {len(records)} sites")
+    for impl in bench.impls if bench else ():
+        syms = {s for (i, _), s in bench.symbols.items() if i == impl}
+        loads, stores = (sum(s[0][3] for s in sites if s[0][2] == k and syms & set(s[2]))
+                         for k in "LS")
+        print(f"MISALIGNED-IMPL: {impl} {loads} {stores}")
+    status = 0
+    for pat, required in [(p, False) for p in fail_in] + [(p, True) for p in require]:
+        hits = [s for s in sites if any(fnmatch.fnmatchcase(n, pat) for n in s[2])]
+        known = any(fnmatch.fnmatchcase(n, pat) for n in names)
+        if required:
+            if not known:
+                print(f"FAIL: control {pat} is not a symbol of {a.elf}")
+            print(f"PASS: control {pat} seen" if hits else f"FAIL: control {pat} not seen: "
+                  "plugin did not observe the deliberate misaligned access")
+        else:
+            if not known:
+                print(f"WARN: --fail-in {pat} matches no symbol in {a.elf} (typo, or "
+                      "inlined away?)")
+            for (pc, size, kind, count, addr), func, _, where, _ in hits:
+                print(f"FAIL: misaligned access in {func} at {where} "
+                      f"({dict(L='load', S='store')[kind]}{size} x{count}, e.g. addr 0x{addr:x})")
+            if not hits:
+                print(f"PASS: no misaligned access in {pat}")
+        status |= bool(hits) != required
+    return int(status)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -802,10 +900,15 @@ def main():
     c.add_argument("--within", type=float, metavar="PCT")
     for q in (p, c):
         q.add_argument("--impl", action="append")
+    m = sub.add_parser("misalign")
+    m.add_argument("raw")
+    m.add_argument("elf")
+    for opt in ("--fail-in", "--require"):
+        m.add_argument(opt, action="append", metavar="SYM[,SYM...]")
+    m.add_argument("--log")
     args = ap.parse_args()
     try:
-        return {"summary": cmd_summary, "report": cmd_report, "check": cmd_check,
-                "cycles": cmd_cycles, "compare": cmd_compare}[args.cmd](args)
+        return globals()["cmd_" + args.cmd](args)
     except (LogError, wmlog.LogError, cycles.Error, elfmod.ElfError, OSError) as e:
         why = f"{e.filename}: {e.strerror}" if isinstance(e, OSError) else e
         kept = f" (no report written: {args.out} is as it was)" if args.cmd == "report" else ""

@@ -38,14 +38,7 @@
  * Debian ships no qemu-plugin.h: qemu-plugin-api.h beside this file declares
  * the API used.
  */
-#include <errno.h>
-#include <inttypes.h>
-#include <pthread.h>
-#include <stdbool.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
+#define PLUGIN "trace-plugin"
 #include "qemu-plugin-api.h"
 
 #define MAX_INSN_BYTES 8        /* RISC-V: 2 or 4 here; room for longer */
@@ -199,11 +192,7 @@ static struct insn *insn_get(uint64_t pc, const uint8_t *bytes, size_t size)
             return in;
         }
     }
-    in = calloc(1, sizeof(*in));
-    if (!in) {
-        fprintf(stderr, "trace-plugin: out of memory\n");
-        abort();
-    }
+    in = must(calloc(1, sizeof(*in)));
     in->pc = pc;
     in->size = (uint8_t)size;
     memcpy(in->bytes, bytes, size);
@@ -265,20 +254,8 @@ static void at_exit(qemu_plugin_id_t id, void *userdata)
             " marks=%" PRIu64 " anomalies=%" PRIu64 " open=%d\n",
             n_windows, n_insns, distinct, n_marks, n_anomalies, on ? 1 : 0);
     finished = true;
-    errno = 0;
-    bool failed = fflush(out) != 0 || ferror(out);
-    if (fclose(out) != 0 || failed) {
-        fprintf(stderr, "trace-plugin: error writing %s: %s\n", out_name,
-                strerror(errno ? errno : EIO));
-    }
+    close_out(out, out_name);
     pthread_mutex_unlock(&lock);
-}
-
-/* "key=value" -> the value if the key matches, else NULL. */
-static const char *arg_value(const char *arg, const char *key)
-{
-    size_t n = strlen(key);
-    return (!strncmp(arg, key, n) && arg[n] == '=') ? arg + n + 1 : NULL;
 }
 
 /* The ':'-separated addresses of arg (its value at p) become triggers of role. */
@@ -346,9 +323,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
         fprintf(stderr, "trace-plugin: on= and off= addresses are required\n");
         return -1;
     }
-    out = fopen(out_name, "w");
-    if (!out) {
-        fprintf(stderr, "trace-plugin: cannot open out=%s: %s\n", out_name, strerror(errno));
+    if (!(out = open_out(out_name))) {
         return -1;
     }
     setvbuf(out, out_buf, _IOFBF, sizeof(out_buf));

@@ -247,6 +247,20 @@ def write_atomic(path, text):
             os.unlink(tmp)
 
 
+def read_plugin(path, magic):
+    """(the lines between, the trailer's {key: value}) of what a plugin of ours wrote: its first
+    line '# MAGIC ...' (name and version), its last the '# end key=value...' trailer of exit."""
+    with open(path, encoding="ascii", errors="replace") as f:
+        lines = f.read().splitlines()
+    if not lines:
+        raise LogError(f"{path} is empty: the plugin never wrote to it (QEMU killed before exit?)")
+    if not lines[0].startswith(f"# {magic} "):
+        raise LogError(f"{path}: line 1 is not '# {magic} ...'")
+    if not lines[-1].startswith("# end "):
+        raise LogError(f"{path}: truncated (no '# end' line last): QEMU did not exit cleanly")
+    return lines[1:-1], dict(kv.partition("=")[::2] for kv in lines[-1][6:].split())
+
+
 def read_bench(path, allow_failed=False):
     """read(path) and its last complete benchmark block; a log without one,
     or of a failed run (unless ALLOW_FAILED), is a LogError."""

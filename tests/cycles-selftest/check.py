@@ -57,11 +57,11 @@ def ok(cond, what):
 
 
 def refused(fn, want, what):
-    """fn() must raise cycles.Error whose text holds want."""
+    """fn() must raise one of cycles.ERRORS (a message for the user) whose text holds want."""
     try:
         fn()
         ok(False, f"{what}: accepted")
-    except cycles.Error as e:
+    except cycles.ERRORS as e:
         ok(want in str(e), f"{what}: {e}")
 
 
