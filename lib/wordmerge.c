@@ -553,6 +553,19 @@ static inline const word *wm_words_bwd(word *dw, const word *sw, word *dstop)
  * A function of its own, called in tail position, so that only this path
  * saves the registers its loop needs.
  */
+/*
+ * The ors of a group of four, forward and backward alike: m0..m3 hold the
+ * words shifted one way, w1, w2, w3 and p3 those shifted the other way.
+ */
+#define MERGE4_OR {                                         \
+	HOLD4(m0, m1, m2, m3);                              \
+	HOLD4(w1, w2, w3, p3);                              \
+	m0 |= w1;                                           \
+	m1 |= w2;                                           \
+	m2 |= w3;                                           \
+	m3 |= p3;                                           \
+	HOLD4(m0, m1, m2, m3);                              \
+}
 #define MERGE4_FWD(lo, w1, w2, w3, w4, i) {                 \
 	word m0, m1, m2, m3, p3;                            \
 	w1 = EDGE(sw + (i) + 1, s, (uintptr_t)s + n);       \
@@ -567,13 +580,7 @@ static inline const word *wm_words_bwd(word *dw, const word *sw, word *dstop)
 	w2 = PUSH(w2, rs);                                  \
 	w3 = PUSH(w3, rs);                                  \
 	p3 = PUSH(w4, rs);                                  \
-	HOLD4(m0, m1, m2, m3);                              \
-	HOLD4(w1, w2, w3, p3);                              \
-	m0 |= w1;                                           \
-	m1 |= w2;                                           \
-	m2 |= w3;                                           \
-	m3 |= p3;                                           \
-	HOLD4(m0, m1, m2, m3);                              \
+	MERGE4_OR                                           \
 	dw[(i) + 0] = m0;                                   \
 	dw[(i) + 1] = m1;                                   \
 	dw[(i) + 2] = m2;                                   \
@@ -665,13 +672,7 @@ void *wm_merge_fwd(void *dst, const unsigned char *s, size_t n, unsigned char *d
 	w2 = DROP(w2, ls);                                  \
 	w3 = DROP(w3, ls);                                  \
 	p3 = DROP(w4, ls);                                  \
-	HOLD4(m0, m1, m2, m3);                              \
-	HOLD4(w1, w2, w3, p3);                              \
-	m0 |= w1;                                           \
-	m1 |= w2;                                           \
-	m2 |= w3;                                           \
-	m3 |= p3;                                           \
-	HOLD4(m0, m1, m2, m3);                              \
+	MERGE4_OR                                           \
 	dw[-(i) - 1] = m0;                                  \
 	dw[-(i) - 2] = m1;                                  \
 	dw[-(i) - 3] = m2;                                  \
@@ -737,6 +738,7 @@ void *wm_merge_bwd(void *dst, const unsigned char *s, size_t n, unsigned char *e
 	return wm_tail_bwd(dst, (unsigned char *)dw, hi, (const unsigned char *)sw + off, n);
 }
 #undef MERGE4_BWD
+#undef MERGE4_OR
 
 /* ---- the four steps ----------------------------------------------------- */
 
