@@ -111,7 +111,7 @@ def read_log(path):
 def read_trace(path):
     """(windows [(runs [(pc, count, repeat)], instructions)], the index of the
     first window after the first mark, {pc: bytes}) of a trace of
-    tools/trace-plugin.c (its header says the format)."""
+    tools/plugin.c mode=trace (its header says the format)."""
     try:
         lines, trailer = wmlog.read_plugin(path, "trace-plugin v1")
     except OSError as e:

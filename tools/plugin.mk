@@ -1,24 +1,24 @@
 # SPDX-License-Identifier: MIT
-# The misaligned-access QEMU TCG plugin (tools/misalign-plugin.c, its table:
-# tools/report.py misalign) and the hand-written M-mode guest that tests it
-# (tests/plugin-selftest/: on 4 harts, each makes one misaligned load and
-# store in misalign_control and only aligned accesses elsewhere; the tests
-# plugin-selftest* of tests/tests.cfg run it).  Included by the top Makefile.
+# Our QEMU TCG plugin (tools/plugin.c: mode=misalign, its table tools/report.py
+# misalign; mode=trace, the cycle model's trace, tests/cycles.mk) and the
+# hand-written M-mode guest that tests its misalign mode (tests/plugin-selftest/:
+# on 4 harts, each makes one misaligned load and store in misalign_control and
+# only aligned accesses elsewhere; the tests plugin-selftest* of tests/tests.cfg
+# run it).  Included by the top Makefile.
 #
-#   make misalign-plugin         $(O)/tools/misalign.so (run-qemu.sh
+#   make plugin                  $(O)/tools/plugin.so (run-qemu.sh
 #                                --check-alignment builds it when missing)
 #   make plugin-selftest-guest   $(O)/plugin-selftest/selftest.elf
 
-MISALIGN_PLUGIN := $(O)/tools/misalign.so
+PLUGIN_SO := $(O)/tools/plugin.so
 MISALIGN_ST_ELF := $(O)/plugin-selftest/selftest.elf
 MISALIGN_ST_SRCS := tests/plugin-selftest/start.S tests/plugin-selftest/selftest.c
 
-.PHONY: misalign-plugin plugin-selftest-guest
-misalign-plugin: $(MISALIGN_PLUGIN)
+.PHONY: plugin plugin-selftest-guest
+plugin: $(PLUGIN_SO)
 plugin-selftest-guest: $(MISALIGN_ST_ELF)
 
-# Every plugin of ours (misalign.so, and trace.so of tests/cycles.mk) alike.
-$(O)/tools/%.so: tools/%-plugin.c tools/qemu-plugin-api.h
+$(PLUGIN_SO): tools/plugin.c
 	@mkdir -p $(@D)
 	$(quiet) HOSTCC $@
 	$(Q)gcc -shared -fPIC -O2 -Wall -Wextra -Werror -o $@ $< -lpthread

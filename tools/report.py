@@ -16,7 +16,7 @@ order of implementations (lib's own first) and functions; docs/benchmarks.md say
       what each metric made better or worse, the totals; --within: a check that AFTER's totals
       and largest cells are at most PCT % above BEFORE's (exit status 1 if not).
   misalign RAW ELF [--fail-in SYM,...] [--require SYM,...] [--log LOG]
-      the misalign plugin's records (tools/misalign-plugin.c, its out=RAW) by function of ELF:
+      the misalign plugin's records (tools/plugin.c mode=misalign, its out=RAW) by function of ELF:
         MISALIGNED: <function> <loads> <stores> <first-pc> (<sym+off>) <addr> <sites>
         MISALIGNED-TOTAL: <n> accesses at <k> sites
       (sites: each misaligned instruction as +off:<L|S><size>x<count>).  SYM may be a glob
@@ -787,9 +787,9 @@ def cmd_report(args):
 
 
 def read_misalign(path):
-    """(checked, [(pc, size, kind, count, addr)]) of the misalign plugin's report, an
-    instruction's sites added up (its address the oldest one's), by pc, a load first."""
-    body, end = wmlog.read_plugin(path, "misalign-plugin v3")
+    """(checked, [(pc, size, kind, count, addr)]) of the misalign plugin's report, by pc, a load
+    first."""
+    body, end = wmlog.read_plugin(path, "misalign-plugin v4")
     records = []
     for no, line in enumerate(body, 2):
         if (f := line.split()) and not f[0].startswith("#"):
@@ -808,11 +808,7 @@ def read_misalign(path):
     if end.get("records") != str(len(records)):
         raise LogError(f"{path}: its trailer says records={end.get('records')} but "
                        f"{len(records)} records were read")
-    added = {}                  # (pc, size, kind): [count, the oldest site's address]
-    for pc, size, kind, count, addr in reversed(records):   # the oldest site first
-        added.setdefault((pc, size, kind), [0, addr])[0] += count
-    return ((int(end["checked"]) if "checked" in end else None),
-            [(*k, n, addr) for k, (n, addr) in sorted(added.items())])
+    return (int(end["checked"]) if "checked" in end else None), sorted(records)
 
 
 def cmd_misalign(a):
