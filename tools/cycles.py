@@ -27,6 +27,7 @@ import types
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import elf as elfmod  # noqa: E402  (tools/elf.py)
 import wmlog  # noqa: E402  (tools/wmlog.py)
+from wmlog import Error  # noqa: E402
 
 MAGIC = "# wordmerge cycle model v2"
 # A mix line's row: dst and src empty, n its bytes, kind mix, and its class and calls.
@@ -48,13 +49,6 @@ REGS = ("zero ra sp gp tp t0 t1 t2 s0 s1 a0 a1 a2 a3 a4 a5 a6 a7 s2 s3 s4 s5 s6 
         "s10 s11 t3 t4 t5 t6").split()
 # Mnemonics whose first register operand is read, not written (b...: branches).
 NO_DEST = ("sb", "sh", "sw", "sd", "jr", "sfence.vma")
-
-
-class Error(Exception):
-    """Bad input or a failed check: a message for the user (as are ERRORS)."""
-
-
-ERRORS = (Error, elfmod.ElfError, wmlog.LogError)
 
 
 def run(args, stdin=None):
@@ -112,10 +106,7 @@ def read_trace(path):
     """(windows [(runs [(pc, count, repeat)], instructions)], the index of the
     first window after the first mark, {pc: bytes}) of a trace of
     tools/plugin.c mode=trace (its header says the format)."""
-    try:
-        lines, trailer = wmlog.read_plugin(path, "trace-plugin v1")
-    except OSError as e:
-        raise Error(f"cannot read the trace {path}: {e.strerror}")
+    lines, trailer = wmlog.read_plugin(path, "trace-plugin v1")
     windows, insns, first, cur, problems = [], {}, None, None, []
     for lineno, line in enumerate(lines, 2):
         try:
@@ -471,11 +462,8 @@ def cmd_model(a):
 def read_csv(path, impls=None):
     """(the '#' lines after the first, the rows as dicts) of a model CSV;
     impls: only the rows of these implementations."""
-    try:
-        with open(path) as f:
-            lines = f.read().split("\n")
-    except OSError as e:
-        raise Error(f"cannot read {path}: {e.strerror}")
+    with open(path) as f:
+        lines = f.read().split("\n")
     if lines[0] != MAGIC:
         raise Error(f"{path}: not a cycle model CSV")
     i = next((i for i, l in enumerate(lines) if not l.startswith("#")), len(lines))
@@ -531,9 +519,8 @@ def main(argv=None):
             print(plugin_args(elfmod.Elf(a.elf), a.harness.split(","), a.mark or [MARK]))
         else:
             return cmd_model(a) or 0
-    except (*ERRORS, OSError) as e:     # OSError: an output that could not be written
-        print(f"cycles.py: error: {e.strerror if isinstance(e, OSError) else e}", file=sys.stderr)
-        return 1
+    except (Error, OSError) as e:
+        return wmlog.fail("cycles.py", e, 1)
     return 0
 
 

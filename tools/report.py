@@ -43,6 +43,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cycles  # noqa: E402  (tools/cycles.py: the cycle model's CSV)
 import elf as elfmod  # noqa: E402  (tools/elf.py)
 import wmlog  # noqa: E402  (tools/wmlog.py)
+from wmlog import Error  # noqa: E402
 
 CORES = ("u74", "u54")
 # A board's core, by the device tree's model name.
@@ -60,10 +61,6 @@ COUNTERS = ("Counters: cycle = rdcycle, instret = rdinstret, time = rdtime; each
 NO_MODEL = "no cycle model given (--cycles FILE; make cycles-wordmerge makes it)"
 
 
-class LogError(Exception):
-    """An input that cannot be used: the ELF, the cycle model, the targets."""
-
-
 class Run:
     """LOG's last benchmark block, and what every rendering needs of it."""
     def __init__(self, path, allow_failed=False):
@@ -71,12 +68,12 @@ class Run:
         b = self.b
         for key in ("platform", "timebase_hz", "counters_lockstep", "overhead_cpy", "overhead_set"):
             if key not in b.meta:
-                raise LogError(f"{path}: the block from line {b.line} has no CSV:meta,{key}")
+                raise Error(f"{path}: the block from line {b.line} has no CSV:meta,{key}")
         self.path, self.mode, self.meta, self.title = path, b.mode, b.meta, b.functions
         self.sweep, self.extra, self.big, self.mix = (b.cells[k] for k in (
             "sweep", "extra", "big", "mix"))
         if not self.sweep and not self.big:
-            raise LogError(f"{path}: the block from line {b.line} has no measurements")
+            raise Error(f"{path}: the block from line {b.line} has no measurements")
         keys = [k for cells in b.cells.values() for k in cells]
         self.impls = [i for i in b.impls if any(k[1] == i for k in keys)]
         self.fns = [f for f in b.functions if any(k[0] == f for k in keys)]
@@ -122,18 +119,18 @@ def read_elf(path, run):
     """Code sizes from PATH if it is the image that wrote the log (the same build id)."""
     elf, ours, other = elfmod.Elf(path), run.log.build_id, f"{path} is not the image that"
     if ours and elf.build_id() != ours:
-        raise LogError(f"{other} wrote {run.path}: its build id is "
+        raise Error(f"{other} wrote {run.path}: its build id is "
                        f"{elf.build_id() or 'absent'}, the log's {ours}")
     try:
         syms, addr = {f.name: f for f in elf.functions()}, run.meta.get("memcpy_addr")
-    except elfmod.ElfError as e:    # stripped: the same build, but no names to size
+    except Error as e:    # stripped: the same build, but no names to size
         print(f"report: note: {e}: no code sizes", file=sys.stderr)
         return None
     missing = [s for s in ("memcpy", *run.b.symbols.values()) if s not in syms]
     if missing:
-        raise LogError(f"{other} wrote the log (no function {missing[0]})")
+        raise Error(f"{other} wrote the log (no function {missing[0]})")
     if addr is not None and int(addr, 16) != syms["memcpy"].addr:
-        raise LogError(f"{other} wrote the log (memcpy at 0x{syms['memcpy'].addr:x}, the "
+        raise Error(f"{other} wrote the log (memcpy at 0x{syms['memcpy'].addr:x}, the "
                        f"log says {addr})")
     lib = sorted((f.name, f.size) for f in syms.values() if f.size and elfmod.is_lib(f.name))
     # Another's total: every function with its symbols' prefix (extract-refs.sh gives helpers it).
@@ -155,13 +152,13 @@ def read_cycles(path, run):
     bad += [k for k in mix if k in run.mix and (mix[k]["ins"], mix[k]["calls"]) !=
             (run.mix[k]["instret"], run.mix[k]["calls"])]
     if not shared:
-        raise LogError(f"{path} shares no sweep cell with {run.path}")
+        raise Error(f"{path} shares no sweep cell with {run.path}")
     if bad:
         ex = "; ".join(f"{cell_name(k)}: {ms[k]['ins']} instructions in the model, "
                        f"{run.sweep[k]['instret']} in the log" if k in ms else
                        f"{' '.join(k)} (mix): {mix[k]['ins']} instructions in the model, "
                        f"{run.mix[k]['instret']} in the log" for k in bad[:3])
-        raise LogError(f"{path} is from a different build than {run.path}: {len(bad)} of "
+        raise Error(f"{path} is from a different build than {run.path}: {len(bad)} of "
                        f"{len(shared) + sum(k in run.mix for k in mix)} shared cells differ in "
                        f"instruction count (e.g. {ex}); make cycles anew from the log's image")
     return {"path": path, "info": dict(h[2:].partition(": ")[::2] for h in head),
@@ -176,7 +173,7 @@ def pick(run, given, guesses, read):
     for path in (p for p in guesses if os.path.exists(p)):
         try:
             return read(path, run), tried
-        except (LogError, elfmod.ElfError) as e:
+        except Error as e:
             print(f"report: note: not using {path}: {e}", file=sys.stderr)
             tried.append(str(e))
     return None, tried
@@ -205,12 +202,12 @@ def read_targets(path, run):
                          "bound": float(m[4]), "ceiling": m[5] and float(m[5]),
                          "where": f"{path}:{i}"})
         elif p:
-            raise LogError(f"{path}:{i}: not a target line (function n pairs kind bound "
+            raise Error(f"{path}:{i}: not a target line (function n pairs kind bound "
                            f"[ceiling], function mix class kind bound [ceiling], size opt "
                            f"what kind bound, or for OPT): {line}")
     mine = [t for t in rows if t["opt"] in ("any", opt)]
     if not mine:
-        raise LogError(f"no target of {path} applies to a {opt} build")
+        raise Error(f"no target of {path} applies to a {opt} build")
     return mine, len(rows) - len(mine), opt
 
 
@@ -227,7 +224,7 @@ def eval_target(run, t, sizes, model):
                 f" {'<=' if ok else '>'} {t['bound']}")
     fn, n, cls, kind, bound, ceil = (t[k] for k in ("fn", "n", "pairs", "kind", "bound", "ceiling"))
     if fn not in run.title:
-        raise LogError(f"{t['where']}: the log announces no function {fn} "
+        raise Error(f"{t['where']}: the log announces no function {fn} "
                        f"(it has {', '.join(run.title)})")
     core = kind[:3] if kind[:3] in CORES else None
     if n is None:
@@ -301,11 +298,11 @@ def mix_target(run, fn, cls, core, model):
 def cmd_check(args):
     run = Run(args.log)
     if not run.lock:
-        raise LogError(f"{args.log}: counts {run.counts} ({run.why}), not QEMU -icount's")
+        raise Error(f"{args.log}: counts {run.counts} ({run.why}), not QEMU -icount's")
     nondet = [k for k, v in run.sweep.items()
               if k[1] == run.ours and v["instret"] != v["instret_max"]]
     if nondet:
-        raise LogError(f"{args.log}: instruction counts differ between runs of one point "
+        raise Error(f"{args.log}: instruction counts differ between runs of one point "
                        f"({len(nondet)} points, e.g. {cell_name(nondet[0])}): not deterministic")
     sizes = args.elf and read_elf(args.elf, run)
     targets, other, opt = read_targets(args.targets, run)
@@ -539,7 +536,7 @@ def cmd_compare(a):
              for r in cycles.read_csv(path, a.impl)[1]} for path in (a.before, a.after)]
     keys = [k for k in rows[0] if k in rows[1]]
     if not keys:
-        raise LogError(f"{a.before} and {a.after} have no cell in common")
+        raise Error(f"{a.before} and {a.after} have no cell in common")
     print(f"{len(keys)} cells in both ({a.before} -> {a.after})")
     if a.within is not None:
         return within(rows, keys, a.within)
@@ -590,7 +587,7 @@ def gnuplot(tmp, name, size, layout, title, script):
     r = subprocess.run(["gnuplot"], input="\n".join(script) + "\n", cwd=tmp, capture_output=True,
                        text=True)      # no gnuplot: main's error line names it
     if r.returncode != 0:
-        raise LogError(f"gnuplot failed on {name}.png: {r.stderr.strip()}")
+        raise Error(f"gnuplot failed on {name}.png: {r.stderr.strip()}")
     return name + ".png"
 
 
@@ -756,7 +753,7 @@ def report_md(run, args, sizes, targets, plots, model, tried, cores):
 def cmd_report(args):
     run = Run(args.log)
     if not run.lock and not run.board:
-        raise LogError(f"{args.log}: counts {run.counts} ({run.why}); boot without --no-icount")
+        raise Error(f"{args.log}: counts {run.counts} ({run.why}); boot without --no-icount")
     guesses = [g.replace("{mode}", run.mode) for g in args.elf_guess or []]
     sizes = pick(run, args.elf, guesses, read_elf)[0]
     model, tried = pick(run, args.cycles, args.cycles_guess or [], read_cycles)
@@ -803,10 +800,10 @@ def read_misalign(path):
                 if why:
                     raise ValueError(why)
             except ValueError as e:
-                raise LogError(f"{path}: line {no}: malformed record {line!r}: {e}")
+                raise Error(f"{path}: line {no}: malformed record {line!r}: {e}")
             records.append(rec)
     if end.get("records") != str(len(records)):
-        raise LogError(f"{path}: its trailer says records={end.get('records')} but "
+        raise Error(f"{path}: its trailer says records={end.get('records')} but "
                        f"{len(records)} records were read")
     return (int(end["checked"]) if "checked" in end else None), sorted(records)
 
@@ -905,11 +902,9 @@ def main():
     args = ap.parse_args()
     try:
         return globals()["cmd_" + args.cmd](args)
-    except (LogError, wmlog.LogError, cycles.Error, elfmod.ElfError, OSError) as e:
-        why = f"{e.filename}: {e.strerror}" if isinstance(e, OSError) else e
+    except (Error, OSError) as e:
         kept = f" (no report written: {args.out} is as it was)" if args.cmd == "report" else ""
-        print(f"{args.cmd}: error: {why}{kept}", file=sys.stderr)
-        return 2
+        return wmlog.fail(args.cmd, e, 2, kept)
 
 
 if __name__ == "__main__":
