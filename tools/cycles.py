@@ -106,34 +106,29 @@ def read_trace(path):
     """(windows [(runs [(pc, count, repeat)], instructions)], the index of the
     first window after the first mark, {pc: bytes}) of a trace of
     tools/plugin.c mode=trace (its header says the format)."""
-    lines, trailer = wmlog.read_plugin(path, "trace-plugin v1")
+    recs, trailer = wmlog.read_plugin(path, "trace-plugin v1", dict(
+        B="x", M="x", R="xdd", E="xd", I="xdb", **{"!": ""}))
     windows, insns, first, cur, problems = [], {}, None, None, []
-    for lineno, line in enumerate(lines, 2):
-        try:
-            t, *f = line.split()
-            if t == "!":
-                problems.append(line[2:])
-                continue
-            if len(f) != {"R": 3, "B": 1, "E": 2, "M": 1, "I": 3}[t]:
-                raise ValueError
-            pc = int(f[0], 16)
-            if t == "R":
-                cur.append((pc, int(f[1]), int(f[2])))
-            elif t == "B":
-                cur = []
-            elif t == "E":
-                if sum(n * rep for _, n, rep in cur) != int(f[1]):
-                    raise Error(f"{path}:{lineno}: the window's runs do not add up to its count")
-                windows.append((cur, int(f[1])))
-                cur = None
-            elif t == "M" and first is None:
-                first = len(windows)
-            elif t == "I":
-                insns[pc] = bytes.fromhex(f[2])
-                if len(insns[pc]) != int(f[1]):
-                    raise ValueError
-        except (ValueError, TypeError, IndexError, KeyError):
-            raise Error(f"{path}:{lineno}: malformed line: {line[:80]}")
+    for no, t, f in recs:
+        if t == "!":
+            problems.append(f)
+        elif t == "B":
+            cur = []
+        elif t == "M":
+            first = len(windows) if first is None else first
+        elif t == "I":
+            insns[f[0]] = f[2]
+            if len(f[2]) != f[1]:
+                raise Error(f"{path}:{no}: {len(f[2])} bytes of an instruction of {f[1]}")
+        elif cur is None:
+            raise Error(f"{path}:{no}: {t} outside a window")
+        elif t == "R":
+            cur.append(tuple(f))
+        elif sum(n * rep for _, n, rep in cur) != f[1]:
+            raise Error(f"{path}:{no}: the window's runs do not add up to its count")
+        else:
+            windows.append((cur, f[1]))
+            cur = None
     if problems or trailer.get("anomalies") != "0":
         raise Error(f"{path}: the plugin saw {trailer.get('anomalies')} anomalies: "
                     + "; ".join(problems[:3]))

@@ -21,10 +21,13 @@
  *
  * out=FILE (mode=misalign: stderr if none) is opened when the plugin loads:
  * bad arguments, or a FILE that cannot be written, make the plugin refuse to
- * load, and QEMU stops before the guest runs.  The file, a record a line:
+ * load, and QEMU stops before the guest runs.  The file, a record a line (a
+ * tag, then its values; <pc> and addresses in hex):
  *   # misalign-plugin v4 target=<name> vcpus=<n>     (or # trace-plugin v1 ...)
  * mode=misalign:
- *   <pc-hex> <size-bytes> <L|S> <count> <first-addr-hex>   an instruction's
+ *   L|S <pc> <size> <count> <first-addr>   an instruction's misaligned loads
+ *                                          or stores: their size in bytes,
+ *                                          count, and the first address
  *   # end records=<N> accesses=<sum of counts> checked=<C>
  *       checked counts every data access seen, aligned or not: a file without
  *       a misaligned access still shows that the plugin was watching.
@@ -400,8 +403,8 @@ static void at_exit(qemu_plugin_id_t id, void *userdata)
             }
             for (int store = 0; store < 2; store++) {
                 if (in->count[store]) {
-                    fprintf(out, "0x%016" PRIx64 " %u %c %" PRIu64 " 0x%016" PRIx64 "\n",
-                            in->pc, 1u << in->shift, "LS"[store], in->count[store], in->first);
+                    fprintf(out, "%c %" PRIx64 " %u %" PRIu64 " %" PRIx64 "\n", "LS"[store],
+                            in->pc, 1u << in->shift, in->count[store], in->first);
                     total += in->count[store];
                     records++;
                 }

@@ -784,28 +784,16 @@ def cmd_report(args):
 
 
 def read_misalign(path):
-    """(checked, [(pc, size, kind, count, addr)]) of the misalign plugin's report, by pc, a load
-    first."""
-    body, end = wmlog.read_plugin(path, "misalign-plugin v4")
-    records = []
-    for no, line in enumerate(body, 2):
-        if (f := line.split()) and not f[0].startswith("#"):
-            try:
-                if len(f) != 5:
-                    raise ValueError(f"expected 5 fields, got {len(f)}")
-                rec = (int(f[0], 16), int(f[1], 10), f[2], int(f[3], 10), int(f[4], 16))
-                why = (f"bad access size {f[1]!r}" if rec[1] not in (1, 2, 4, 8, 16) else
-                       f"bad kind {f[2]!r} (want L or S)" if f[2] not in ("L", "S") else
-                       f"bad count {f[3]!r}" if rec[3] <= 0 else None)
-                if why:
-                    raise ValueError(why)
-            except ValueError as e:
-                raise Error(f"{path}: line {no}: malformed record {line!r}: {e}")
-            records.append(rec)
-    if end.get("records") != str(len(records)):
+    """(checked, [(pc, size, kind, count, addr)]) of the misalign plugin's report, by pc."""
+    recs, end = wmlog.read_plugin(path, "misalign-plugin v4", dict(L="xddx", S="xddx"))
+    for no, _, (pc, size, count, addr) in recs:
+        if size not in (1, 2, 4, 8, 16) or count <= 0:
+            raise Error(f"{path}:{no}: access size {size}, count {count}")
+    if end.get("records") != str(len(recs)):
         raise Error(f"{path}: its trailer says records={end.get('records')} but "
-                       f"{len(records)} records were read")
-    return (int(end["checked"]) if "checked" in end else None), sorted(records)
+                    f"{len(recs)} records were read")
+    return ((int(end["checked"]) if "checked" in end else None),
+            sorted((pc, size, kind, count, addr) for _, kind, (pc, size, count, addr) in recs))
 
 
 def cmd_misalign(a):

@@ -253,9 +253,11 @@ def write_atomic(path, text):
             os.unlink(tmp)
 
 
-def read_plugin(path, magic):
-    """(the lines between, the trailer's {key: value}) of what a plugin of ours wrote: its first
-    line '# MAGIC ...' (name and version), its last the '# end key=value...' trailer of exit."""
+def read_plugin(path, magic, forms):
+    """([(line number, tag, values)], the trailer's {key: value}) of what our plugin wrote
+    (tools/plugin.c): its first line '# MAGIC ...' (mode and version), its last the '# end
+    key=value...' trailer of exit, a record a line between: a tag of FORMS, then a value for
+    each letter of forms[tag] (x hex, d decimal, b hex bytes; "": the rest of the line)."""
     with open(path, encoding="ascii", errors="replace") as f:
         lines = f.read().splitlines()
     if not lines:
@@ -264,7 +266,16 @@ def read_plugin(path, magic):
         raise Error(f"{path}: line 1 is not '# {magic} ...'")
     if not lines[-1].startswith("# end "):
         raise Error(f"{path}: truncated (no '# end' line last): QEMU did not exit cleanly")
-    return lines[1:-1], dict(kv.partition("=")[::2] for kv in lines[-1][6:].split())
+    recs = []
+    for no, line in enumerate(lines[1:-1], 2):
+        tag, _, rest = line.partition(" ")
+        try:
+            recs.append((no, tag, [{"x": lambda v: int(v, 16), "d": int, "b": bytes.fromhex}[c](v)
+                                   for c, v in zip(forms[tag], rest.split(), strict=True)]
+                         if forms[tag] else rest))
+        except (KeyError, ValueError):
+            raise Error(f"{path}:{no}: malformed line: {line[:80]}")
+    return recs, dict(kv.partition("=")[::2] for kv in lines[-1][6:].split())
 
 
 def read_bench(path, allow_failed=False):
