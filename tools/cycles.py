@@ -60,14 +60,6 @@ def run(args, stdin=None):
 
 # ---- the ELF, the log, the trace ------------------------------------------------
 
-def symbol(elf, name):
-    """(address, size) of the function name."""
-    f = next((f for f in elf.functions() if f.name == name and f.type == "STT_FUNC"), None)
-    if f is None:
-        raise Error(f"{elf.path} has no function {name}")
-    return f.addr, f.size
-
-
 def where(elf, pc):
     """pc as function+offset, for messages."""
     return f"0x{pc:x} <{name}>" if (name := elf.lookup(pc)) else f"0x{pc:x}"
@@ -77,7 +69,7 @@ def plugin_args(elf, harness, marks):
     """on=, off= (each harness function's two instret reads) and mark=."""
     reads = []
     for fn in harness:
-        lo, size = symbol(elf, fn)
+        lo, size = elf.address(fn)
         p = run(["llvm-objdump", "-d", "--no-show-raw-insn", f"--start-address=0x{lo:x}",
                  f"--stop-address=0x{lo + size:x}", elf.path])
         reads.append(re.findall(r"^\s*([0-9a-f]+):\s+rdinstret\s", p.stdout, re.M))
@@ -87,7 +79,7 @@ def plugin_args(elf, harness, marks):
                         f"{': ' + p.stderr.strip()[:200] if p.returncode else ''}")
     return ",".join([k + "=" + ":".join(hex(int(r[i], 16)) for r in reads)
                      for i, k in enumerate(("on", "off"))]
-                    + ["mark=" + ":".join(hex(symbol(elf, m)[0]) for m in marks)])
+                    + ["mark=" + ":".join(hex(elf.address(m)[0]) for m in marks)])
 
 
 def read_log(path):
@@ -260,7 +252,7 @@ def cells_from_trace(windows, first, cells, insns, elf, harness):
     call, less the harness's own instructions.  A cell is one call, a mix line
     its `calls` calls (bench.c's rule); the calls of each must hold exactly
     the log's instret figure for it, or the trace is not of that run."""
-    ranges = [(lo, lo + size) for lo, size in (symbol(elf, f) for f in harness)]
+    ranges = [(lo, lo + size) for lo, size in (elf.address(f) for f in harness)]
     if first is None:
         raise Error("the trace has no mark: not a trace of a BENCH=trace image run "
                     "with mark=bench_trace_start?")
@@ -420,7 +412,7 @@ def model(seqs, info, elf, jobs, cache=None):
 def cmd_model(a):
     elf = elfmod.Elf(a.elf)
     meta, cells = read_log(a.log)
-    memcpy = symbol(elf, "memcpy")[0]
+    memcpy = elf.address("memcpy")[0]
     if meta["memcpy_addr"] != f"0x{memcpy:x}":
         raise Error(f"{a.log} was written by another image than {a.elf} (memcpy "
                     f"at {meta['memcpy_addr']} in the log, 0x{memcpy:x} in the ELF)")
@@ -455,8 +447,9 @@ def cmd_model(a):
 
 
 def read_csv(path, impls=None):
-    """(the '#' lines after the first, the rows as dicts) of a model CSV;
-    impls: only the rows of these implementations."""
+    """(the '#' lines after the first, {kind: {key: row as a dict}}) of a model CSV, a cell's
+    key as the log's (fn, impl, dst, src, n; a mix line's fn, impl, class); impls: only the rows
+    of these implementations."""
     with open(path) as f:
         lines = f.read().split("\n")
     if lines[0] != MAGIC:
@@ -464,32 +457,19 @@ def read_csv(path, impls=None):
     i = next((i for i, l in enumerate(lines) if not l.startswith("#")), len(lines))
     if lines[i:i + 1] != [COLUMNS]:
         raise Error(f"{path}: no column line")
-    rows = []
+    rows = {"sweep": {}, "extra": {}, "mix": {}}
     for lineno, line in enumerate(lines[i + 1:], i + 2):
         f = line.split(",")
         try:
             if line and (not impls or f[1] in impls):
-                rows.append(dict(fn=f[0], impl=f[1], dst=int(f[2]) if f[2] else None,
-                                 src=int(f[3]) if f[3] else None, n=int(f[4]), kind=f[5],
-                                 ins=int(f[6]), u74=int(f[7]), u54=int(f[8]), cls=f[9],
-                                 calls=int(f[10])))
-        except (ValueError, IndexError):
+                r = dict(fn=f[0], impl=f[1], dst=int(f[2]) if f[2] else None,
+                         src=int(f[3]) if f[3] else None, n=int(f[4]), kind=f[5], ins=int(f[6]),
+                         u74=int(f[7]), u54=int(f[8]), cls=f[9], calls=int(f[10]))
+                rows[r["kind"]][(r["fn"], r["impl"], *((r["cls"],) if r["kind"] == "mix" else (
+                    r["dst"], r["src"], r["n"])))] = r
+        except (ValueError, IndexError, KeyError):
             raise Error(f"{path}:{lineno}: malformed line: {line}")
     return lines[1:i], rows
-
-
-def class_means(recs, fields):
-    """{(fn, impl): {class or 'all': (calls, each field's mean per call)}} of fleet-mix
-    records, given as (fn, impl, class, record) with the record's calls and FIELDS summed
-    over its class (the log's CSV:mix lines and the model's rows, report.py)."""
-    out = {}
-    for fn, impl, cls, r in recs:
-        for c in (cls, "all"):
-            got = out.setdefault((fn, impl), {}).setdefault(c, [0] * (1 + len(fields)))
-            for i, k in enumerate(("calls", *fields)):
-                got[i] += r[k]
-    return {k: {c: (v[0], *(x / v[0] for x in v[1:])) for c, v in by.items()}
-            for k, by in out.items()}
 
 
 def main(argv=None):

@@ -69,10 +69,12 @@ class Elf:
         return [s for s in tab.iter_symbols() if s.name and s.entry.st_shndx != "SHN_UNDEF"]
 
     def address(self, name):
-        """(addr, size) of the symbol name, a global before a local; or None."""
+        """(addr, size) of the symbol name, a global before a local."""
         syms = sorted((s.entry.st_info.bind == "STB_LOCAL", s.entry.st_value, s.entry.st_size)
                       for s in self._symbols() if s.name == name)
-        return syms[0][1:] if syms else None
+        if not syms:
+            raise Error(f"{self.path} has no symbol {name}")
+        return syms[0][1:]
 
     def functions(self):
         """Code symbols (FUNC; NOTYPE: assembly) by address, each address's
@@ -154,10 +156,7 @@ def header(argv):
         if len(data) < HEADER.size:
             raise ValueError(f"{len(data)} bytes, shorter than the {HEADER.size}-byte header")
         elf = Elf(args.elf)
-        start, end, load_end = ((elf.address(s) or [None])[0] for s in ("_start", "_end",
-                                                                        "_load_end"))
-        if start is None or end is None:
-            raise ValueError("the ELF has no _start or _end symbol")
+        start, end, load_end = (elf.address(s)[0] for s in ("_start", "_end", "_load_end"))
     except (OSError, ValueError, Error) as e:
         why = f"cannot read {e.filename}: {e.strerror}" if isinstance(e, OSError) else e
         print(f"FAIL: {name}: {why}")
@@ -190,9 +189,9 @@ def header(argv):
          f"0x{ram + offset:x}, where booti puts it; linked at 0x{start:x}"),
         (isize != 0 and isize == end - start, f"image_size 0x{isize:x} = _end - _start "
          f"0x{end - start:x} (BSS and stacks included)"),
-        (isize >= size, f"image_size 0x{isize:x} >= file size 0x{size:x}")] + [
+        (isize >= size, f"image_size 0x{isize:x} >= file size 0x{size:x}"),
         (size == load_end - start, f"file size 0x{size:x} = _load_end - _start (the whole "
-         "loaded image, nothing else)")] * (load_end is not None) + [
+         "loaded image, nothing else)"),
         (base == start and data == flat, f"the file is the ELF's loaded bytes from 0x{base:x} "
          f"({len(flat)} bytes{', equal' if data == flat else ', differ'})")]
     for ok, what in checks:

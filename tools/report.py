@@ -144,11 +144,9 @@ def read_elf(path, run):
 def read_cycles(path, run):
     """The cycle model's CSV if its shared sweep cells have the log's instruction counts."""
     head, rows = cycles.read_csv(path)
-    ms, extra = ({(r["fn"], r["impl"], r["dst"], r["src"], r["n"]): r for r in rows
-                  if r["kind"] == kind} for kind in ("sweep", "extra"))
+    ms, extra, mix = rows["sweep"], rows["extra"], rows["mix"]
     shared = [k for k in ms if k in run.sweep]
     bad = [k for k in shared if ms[k]["ins"] != run.sweep[k]["instret"]]
-    mix = {(r["fn"], r["impl"], r["cls"]): r for r in rows if r["kind"] == "mix"}
     bad += [k for k in mix if k in run.mix and (mix[k]["ins"], mix[k]["calls"]) !=
             (run.mix[k]["instret"], run.mix[k]["calls"])]
     if not shared:
@@ -271,8 +269,14 @@ def verdict(cell, x, text, bound, ceil, pre="", unit=""):
 def mix_means(run, model, impl, fn):
     """{class or 'all': (calls, instructions, cycles, u74, u54 per call)} of impl's fn in the
     fleet call mix: the log's figures and the model's (None where it lacks some of the calls)."""
-    def means(recs, fields):
-        return cycles.class_means(((*k, v) for k, v in recs.items()), fields).get((fn, impl), {})
+    def means(recs, fields):    # {class or 'all': (calls, each field's mean per call)}
+        out = {}
+        for (f, i, cls), r in recs.items():
+            for c in (cls, "all") if (f, i) == (fn, impl) else ():
+                got = out.setdefault(c, [0] * 3)
+                for j, k in enumerate(("calls", *fields)):
+                    got[j] += r[k]
+        return {c: (v[0], *(x / v[0] for x in v[1:])) for c, v in out.items()}
     log = means(run.mix, ("instret", "cycles"))
     mod = means(model["mix"], ("u74", "u54")) if model else {}
     return {c: (*m, *(mod[c][1:] if c in mod and mod[c][0] == m[0] else (None, None)))
@@ -496,12 +500,12 @@ def cmd_summary(args):
 def cmd_cycles(a):
     """make cycles' tables from the model's CSV (and lib built by clang, its own columns): the
     cells as a log's sweep tables, the fleet call mix as a log's, and ours over the fastest other."""
-    head, rows = cycles.read_csv(a.csv, a.impl)
-    if a.clang:     # lib built by clang: its rows as columns of their own
-        rows += [dict(r, impl=f"{r['impl']} (clang)") for r in cycles.read_csv(a.clang, a.impl)[1]]
+    head, model = cycles.read_csv(a.csv, a.impl)
+    for kind, cells in (cycles.read_csv(a.clang, a.impl)[1] if a.clang else {}).items():
+        model[kind].update({(k[0], f"{k[1]} (clang)", *k[2:]): dict(r, impl=f"{k[1]} (clang)")
+                            for k, r in cells.items()})     # lib built by clang: its own columns
+    rows = [r for cells in model.values() for r in cells.values()]
     impls = list(dict.fromkeys(r["impl"] for r in rows))
-    model = {kind: {(r["fn"], r["impl"], *((r["cls"],) if kind == "mix" else (r["dst"], r["src"],
-                    r["n"]))): r for r in rows if r["kind"] == kind} for kind in ("sweep", "extra", "mix")}
     # The model's instructions read as a log's counts under -icount (a cycle an instruction).
     run = types.SimpleNamespace(lock=True, board=False, impls=impls, fns=list(dict.fromkeys(
         r["fn"] for r in rows)), **{kind: {k: dict(r, instret=r["ins"], cycles=r["ins"])
@@ -532,8 +536,8 @@ def cmd_cycles(a):
 
 def cmd_compare(a):
     """Two cycle model CSVs cell by cell, or (--within) AFTER held within PCT % of BEFORE."""
-    rows = [{(r["impl"], r["kind"], r["fn"], r["dst"], r["src"], r["n"], r["cls"]): r
-             for r in cycles.read_csv(path, a.impl)[1]} for path in (a.before, a.after)]
+    rows = [{(kind, *k): r for kind, cells in cycles.read_csv(path, a.impl)[1].items()
+             for k, r in cells.items()} for path in (a.before, a.after)]
     keys = [k for k in rows[0] if k in rows[1]]
     if not keys:
         raise Error(f"{a.before} and {a.after} have no cell in common")
@@ -547,9 +551,11 @@ def cmd_compare(a):
         print(f"{name:>12}: {sum(x < 0 for x in d)} cells better, {sum(x == 0 for x in d)} "
               f"the same, {sum(x > 0 for x in d)} worse; total {b} -> {f} ({f / b - 1:+.1%})")
         worse += [(k, name, rows[0][k][m], rows[1][k][m]) for k, x in zip(keys, d) if x > 0]
-    for (impl, kind, fn, dst, src, n, cls), name, x, y in sorted(worse, key=str):
-        what = f"mix class {cls}" if kind == "mix" else f"{cycles.pair(dst, src)} n={n}"
-        print(f"worse: {impl} {fn} {what}{' (extra)' if kind == 'extra' else ''}: "
+    for k, name, x, y in sorted(worse, key=str):
+        r = rows[1][k]
+        what = (f"mix class {r['cls']}" if k[0] == "mix" else
+                f"{cycles.pair(r['dst'], r['src'])} n={r['n']}")
+        print(f"worse: {r['impl']} {r['fn']} {what}{' (extra)' if k[0] == 'extra' else ''}: "
               f"{name} {x} -> {y}")
 
 
@@ -557,12 +563,12 @@ def within(rows, keys, pct):
     """PASS:/FAIL: lines: AFTER's total U74 and U54 cycles over the cells and
     over the mix, and each cell at the largest size (the steady-state loops),
     at most pct % above BEFORE's."""
-    cells, mix = ([k for k in keys if (k[1] == "mix") == m] for m in (False, True))
+    cells, mix = ([k for k in keys if (k[0] == "mix") == m] for m in (False, True))
     top = max(k[5] for k in cells)
     checks = [(f"total {m.upper()} cycles over {what}", [m], ks)
               for what, ks in ((f"{len(cells)} cells", cells), (f"the mix ({len(mix)} rows)", mix))
               if ks for m in ("u74", "u54")]
-    checks += [(f"{k[0]} {k[2]} {cycles.pair(k[3], k[4])} n={k[5]}", ["u74", "u54"], [k])
+    checks += [(f"{k[2]} {k[1]} {cycles.pair(k[3], k[4])} n={k[5]}", ["u74", "u54"], [k])
                for k in cells if k[5] == top]
     bad = 0
     for what, ms, ks in checks:
