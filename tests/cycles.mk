@@ -105,18 +105,6 @@ cycles-wordmerge: cycles-trace
 	$(Q)$(call cycles_table,$(CYCLES_WM_CSV))
 	$(Q)[ "$(CYCLES_TABLE)" = 0 ] || $(call cycles_clang_check,$(CYCLES_WM_CSV)) || true
 
-# ---- the selftest's guest (tests/cycles-selftest/: the chain, plugin,
-# conversion and llvm-mca, on instructions whose counts and cycles are worked
-# out by hand; the test cycles-selftest of tests/tests.cfg runs it) ----------
-CYCLES_ST_ELF := $(O)/cycles-selftest/selftest.elf
-.PHONY: cycles-selftest-guest
-cycles-selftest-guest: $(CYCLES_ST_ELF)
-$(CYCLES_ST_ELF): tests/cycles-selftest/start.S tests/cycles-selftest/link.ld
-	@mkdir -p $(@D)
-	$(quiet) CC $@
-	$(Q)$(CC) -march=rv64imac_zicsr -mabi=lp64 -mcmodel=medany -nostdlib -nostartfiles \
-		-Wl,--no-warn-rwx-segments -T tests/cycles-selftest/link.ld -o $@ $<
-
 # The lib of another revision, against this tree's.
 CYCLES_BASE_O := $(O)/cycles-base
 .PHONY: cycles-compare
