@@ -319,11 +319,11 @@ fi
 [ "$smp" -gt 1 ] && [ "$mttcg" = 0 ] && qemu_args+=(-accel tcg,thread=single)
 raw=
 if [ "$check_align" = 1 ]; then
-	locked_make misalign-plugin || die "plugin build failed (make O=$O misalign-plugin)"
+	locked_make plugin || die "plugin build failed (make O=$O plugin)"
 	raw=$log.misalign
 	[ -d "$raw" ] && die "the plugin's output $raw is a directory"
 	{ : >"$raw"; } 2>/dev/null || die "cannot write the plugin's output $raw"
-	qemu_args+=(-plugin "file=$(qopt "$odir/tools/misalign.so"),out=$(qopt "$raw"),summary=off")
+	qemu_args+=(-plugin "file=$(qopt "$odir/tools/plugin.so"),mode=misalign,out=$(qopt "$raw"),summary=off")
 fi
 qemu_args+=("${extra[@]}")
 

@@ -19,7 +19,7 @@
  *   trace  the sweep's cells up to 64 KiB, each call made once, and a few
  *          extra cells: the instructions of each call are recorded by a
  *          QEMU plugin and fed to a pipeline model (make cycles:
- *          tests/cycles.mk, tools/trace-plugin.c, tools/cycles.py)
+ *          tests/cycles.mk, tools/plugin.c, tools/cycles.py)
  * Every mode but big ends with the fleet call mix: for each implementation,
  * memcpy, memmove and memset each make the same FLEETMIX_CALLS calls, drawn
  * by tools/fleetmix.py from Google's fleet profiles (tests/fleet/: sizes

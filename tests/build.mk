@@ -189,3 +189,20 @@ $(DTB_DIR)/deep.dtb: $(DTB_DIR)/virt-smp1.dtb
 	$(call dtb_edit,fdtput -c -p $@.tmp /d1/d2/d3/d4/d5/d6/d7/d8/d9/d10/d11/d12/d13/d14/d15/d16/d17)
 $(DTB_DIR)/bad-name.dtb: $(DTB_DIR)/virt-smp1.dtb tools/dtb-corrupt.py
 	$(call dtb_edit,tools/dtb-corrupt.py $< $@.tmp fw-cfg@10100000 dma-coherent)
+
+# --- the plugin's selftest guests: make plugin-selftest-guest, cycles-selftest-guest
+#   -> $(O)/NAME-selftest/selftest.elf, hand-written M-mode guests (tests/NAME-selftest/,
+#      linked by its link.ld): plugin-, the misalign mode's (on 4 harts, each makes one
+#      misaligned load and store in misalign_control and only aligned accesses elsewhere;
+#      the tests plugin-selftest*), and cycles-, the trace and the cycle model's chain on
+#      instructions whose counts and cycles are worked out by hand (test cycles-selftest).
+.PHONY: plugin-selftest-guest cycles-selftest-guest
+plugin-selftest-guest cycles-selftest-guest: %-selftest-guest: $(O)/%-selftest/selftest.elf
+$(O)/plugin-selftest/selftest.elf: tests/plugin-selftest/start.S tests/plugin-selftest/selftest.c
+$(O)/cycles-selftest/selftest.elf: tests/cycles-selftest/start.S
+$(O)/%-selftest/selftest.elf: tests/%-selftest/link.ld
+	@mkdir -p $(@D)
+	$(quiet) CC $@
+	$(Q)$(CC) -march=rv64imac_zicsr -mabi=lp64 -mcmodel=medany -ffreestanding -fno-builtin \
+		-nostdlib -nostartfiles -O2 -g -Wall -Wextra -Werror -Wl,--no-warn-rwx-segments \
+		-T $< -o $@ $(filter-out $<,$^)

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# The cycle model (tools/trace-plugin.c, tools/cycles.py).  Included by the
+# The cycle model (tools/plugin.c mode=trace, tools/cycles.py).  Included by the
 # top Makefile.
 #
 #   make cycles
@@ -58,13 +58,10 @@ cycles_table = [ "$(CYCLES_TABLE)" = 0 ] || $(REPORT) cycles $(1) $(if $(cycles_
 	$(IMPL_NAMES:%=--own %)
 cycles_clang_check = $(if $(cycles_with_clang),$(REPORT) compare $(1) $(CYCLES_WM_CSV_CLANG) \
 	--impl wordmerge --within $(CYCLES_CLANG_PCT),:)
-TRACE_PLUGIN := $(O)/tools/trace.so
-
-# (built by tools/plugin.mk's rule for every plugin)
 # The image is remade by a sub-make (its folder depends on BENCH), then the
 # trace by another, which sees the ELF's new time.
 .PHONY: cycles-trace
-cycles-trace: $(TRACE_PLUGIN)
+cycles-trace: $(PLUGIN_SO)
 	$(Q)[ "$(PLATFORM)" = virt ] || { echo "make cycles runs QEMU virt (PLATFORM=virt)" >&2; exit 2; }
 	$(Q)$(MAKE) --no-print-directory BENCH=trace all
 	$(Q)$(MAKE) --no-print-directory $(CYCLES_TRACE)
@@ -72,13 +69,13 @@ cycles-trace: $(TRACE_PLUGIN)
 # The log comes with the trace.  The plugin writes the trace next to its
 # final name and it is renamed only after a clean run, so a failed run
 # leaves no trace that looks complete.
-$(CYCLES_TRACE): $(CYCLES_ELF) $(TRACE_PLUGIN) tools/cycles.py
+$(CYCLES_TRACE): $(CYCLES_ELF) $(PLUGIN_SO) tools/cycles.py
 	@mkdir -p $(@D)
 	$(quiet) TRACE $@
 	$(Q)args=$$($(CYCLES_PY) plugin-args $(CYCLES_ELF)) || exit 1; \
 	rm -f $@ $@.tmp; \
 	O=$(O) ./run-qemu.sh --no-build --icount --timeout 600 --elf $(CYCLES_ELF) \
-		--log $(CYCLES_LOG) -- -plugin file=$(abspath $(TRACE_PLUGIN)),out=$@.tmp,$$args \
+		--log $(CYCLES_LOG) -- -plugin file=$(abspath $(PLUGIN_SO)),mode=trace,out=$@.tmp,$$args \
 		> $(CYCLES_DIR)/trace$(CYCLES_SUFFIX).out 2>&1 || \
 		{ tail -n 20 $(CYCLES_DIR)/trace$(CYCLES_SUFFIX).out; rm -f $@.tmp; \
 		  echo "FAIL: the trace-mode image did not run (log $(CYCLES_LOG))"; exit 1; }; \
@@ -107,19 +104,6 @@ cycles-wordmerge: cycles-trace
 	$(Q)$(cycles_clang)
 	$(Q)$(call cycles_table,$(CYCLES_WM_CSV))
 	$(Q)[ "$(CYCLES_TABLE)" = 0 ] || $(call cycles_clang_check,$(CYCLES_WM_CSV)) || true
-
-# ---- the selftest's guest (tests/cycles-selftest/: the chain, plugin,
-# conversion and llvm-mca, on instructions whose counts and cycles are worked
-# out by hand; the test cycles-selftest of tests/tests.cfg runs it) ----------
-CYCLES_ST_ELF := $(O)/cycles-selftest/selftest.elf
-.PHONY: trace-plugin cycles-selftest-guest
-trace-plugin: $(TRACE_PLUGIN)
-cycles-selftest-guest: $(CYCLES_ST_ELF)
-$(CYCLES_ST_ELF): tests/cycles-selftest/start.S tests/cycles-selftest/link.ld
-	@mkdir -p $(@D)
-	$(quiet) CC $@
-	$(Q)$(CC) -march=rv64imac_zicsr -mabi=lp64 -mcmodel=medany -nostdlib -nostartfiles \
-		-Wl,--no-warn-rwx-segments -T tests/cycles-selftest/link.ld -o $@ $<
 
 # The lib of another revision, against this tree's.
 CYCLES_BASE_O := $(O)/cycles-base

@@ -27,6 +27,7 @@ import types
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import elf as elfmod  # noqa: E402  (tools/elf.py)
 import wmlog  # noqa: E402  (tools/wmlog.py)
+from wmlog import Error  # noqa: E402
 
 MAGIC = "# wordmerge cycle model v2"
 # A mix line's row: dst and src empty, n its bytes, kind mix, and its class and calls.
@@ -50,13 +51,6 @@ REGS = ("zero ra sp gp tp t0 t1 t2 s0 s1 a0 a1 a2 a3 a4 a5 a6 a7 s2 s3 s4 s5 s6 
 NO_DEST = ("sb", "sh", "sw", "sd", "jr", "sfence.vma")
 
 
-class Error(Exception):
-    """Bad input or a failed check: a message for the user (as are ERRORS)."""
-
-
-ERRORS = (Error, elfmod.ElfError, wmlog.LogError)
-
-
 def run(args, stdin=None):
     try:
         return subprocess.run(args, input=stdin, capture_output=True, text=True)
@@ -65,14 +59,6 @@ def run(args, stdin=None):
 
 
 # ---- the ELF, the log, the trace ------------------------------------------------
-
-def symbol(elf, name):
-    """(address, size) of the function name."""
-    f = next((f for f in elf.functions() if f.name == name and f.type == "STT_FUNC"), None)
-    if f is None:
-        raise Error(f"{elf.path} has no function {name}")
-    return f.addr, f.size
-
 
 def where(elf, pc):
     """pc as function+offset, for messages."""
@@ -83,7 +69,7 @@ def plugin_args(elf, harness, marks):
     """on=, off= (each harness function's two instret reads) and mark=."""
     reads = []
     for fn in harness:
-        lo, size = symbol(elf, fn)
+        lo, size = elf.address(fn)
         p = run(["llvm-objdump", "-d", "--no-show-raw-insn", f"--start-address=0x{lo:x}",
                  f"--stop-address=0x{lo + size:x}", elf.path])
         reads.append(re.findall(r"^\s*([0-9a-f]+):\s+rdinstret\s", p.stdout, re.M))
@@ -93,7 +79,7 @@ def plugin_args(elf, harness, marks):
                         f"{': ' + p.stderr.strip()[:200] if p.returncode else ''}")
     return ",".join([k + "=" + ":".join(hex(int(r[i], 16)) for r in reads)
                      for i, k in enumerate(("on", "off"))]
-                    + ["mark=" + ":".join(hex(symbol(elf, m)[0]) for m in marks)])
+                    + ["mark=" + ":".join(hex(elf.address(m)[0]) for m in marks)])
 
 
 def read_log(path):
@@ -111,38 +97,30 @@ def read_log(path):
 def read_trace(path):
     """(windows [(runs [(pc, count, repeat)], instructions)], the index of the
     first window after the first mark, {pc: bytes}) of a trace of
-    tools/trace-plugin.c (its header says the format)."""
-    try:
-        lines, trailer = wmlog.read_plugin(path, "trace-plugin v1")
-    except OSError as e:
-        raise Error(f"cannot read the trace {path}: {e.strerror}")
+    tools/plugin.c mode=trace (its header says the format)."""
+    recs, trailer = wmlog.read_plugin(path, "trace-plugin v1", dict(
+        B="x", M="x", R="xdd", E="xd", I="xdb", **{"!": ""}))
     windows, insns, first, cur, problems = [], {}, None, None, []
-    for lineno, line in enumerate(lines, 2):
-        try:
-            t, *f = line.split()
-            if t == "!":
-                problems.append(line[2:])
-                continue
-            if len(f) != {"R": 3, "B": 1, "E": 2, "M": 1, "I": 3}[t]:
-                raise ValueError
-            pc = int(f[0], 16)
-            if t == "R":
-                cur.append((pc, int(f[1]), int(f[2])))
-            elif t == "B":
-                cur = []
-            elif t == "E":
-                if sum(n * rep for _, n, rep in cur) != int(f[1]):
-                    raise Error(f"{path}:{lineno}: the window's runs do not add up to its count")
-                windows.append((cur, int(f[1])))
-                cur = None
-            elif t == "M" and first is None:
-                first = len(windows)
-            elif t == "I":
-                insns[pc] = bytes.fromhex(f[2])
-                if len(insns[pc]) != int(f[1]):
-                    raise ValueError
-        except (ValueError, TypeError, IndexError, KeyError):
-            raise Error(f"{path}:{lineno}: malformed line: {line[:80]}")
+    for no, t, f in recs:
+        if t == "!":
+            problems.append(f)
+        elif t == "B":
+            cur = []
+        elif t == "M":
+            first = len(windows) if first is None else first
+        elif t == "I":
+            insns[f[0]] = f[2]
+            if len(f[2]) != f[1]:
+                raise Error(f"{path}:{no}: {len(f[2])} bytes of an instruction of {f[1]}")
+        elif cur is None:
+            raise Error(f"{path}:{no}: {t} outside a window")
+        elif t == "R":
+            cur.append(tuple(f))
+        elif sum(n * rep for _, n, rep in cur) != f[1]:
+            raise Error(f"{path}:{no}: the window's runs do not add up to its count")
+        else:
+            windows.append((cur, f[1]))
+            cur = None
     if problems or trailer.get("anomalies") != "0":
         raise Error(f"{path}: the plugin saw {trailer.get('anomalies')} anomalies: "
                     + "; ".join(problems[:3]))
@@ -274,7 +252,7 @@ def cells_from_trace(windows, first, cells, insns, elf, harness):
     call, less the harness's own instructions.  A cell is one call, a mix line
     its `calls` calls (bench.c's rule); the calls of each must hold exactly
     the log's instret figure for it, or the trace is not of that run."""
-    ranges = [(lo, lo + size) for lo, size in (symbol(elf, f) for f in harness)]
+    ranges = [(lo, lo + size) for lo, size in (elf.address(f) for f in harness)]
     if first is None:
         raise Error("the trace has no mark: not a trace of a BENCH=trace image run "
                     "with mark=bench_trace_start?")
@@ -434,7 +412,7 @@ def model(seqs, info, elf, jobs, cache=None):
 def cmd_model(a):
     elf = elfmod.Elf(a.elf)
     meta, cells = read_log(a.log)
-    memcpy = symbol(elf, "memcpy")[0]
+    memcpy = elf.address("memcpy")[0]
     if meta["memcpy_addr"] != f"0x{memcpy:x}":
         raise Error(f"{a.log} was written by another image than {a.elf} (memcpy "
                     f"at {meta['memcpy_addr']} in the log, 0x{memcpy:x} in the ELF)")
@@ -469,44 +447,29 @@ def cmd_model(a):
 
 
 def read_csv(path, impls=None):
-    """(the '#' lines after the first, the rows as dicts) of a model CSV;
-    impls: only the rows of these implementations."""
-    try:
-        with open(path) as f:
-            lines = f.read().split("\n")
-    except OSError as e:
-        raise Error(f"cannot read {path}: {e.strerror}")
+    """(the '#' lines after the first, {kind: {key: row as a dict}}) of a model CSV, a cell's
+    key as the log's (fn, impl, dst, src, n; a mix line's fn, impl, class); impls: only the rows
+    of these implementations."""
+    with open(path) as f:
+        lines = f.read().split("\n")
     if lines[0] != MAGIC:
         raise Error(f"{path}: not a cycle model CSV")
     i = next((i for i, l in enumerate(lines) if not l.startswith("#")), len(lines))
     if lines[i:i + 1] != [COLUMNS]:
         raise Error(f"{path}: no column line")
-    rows = []
+    rows = {"sweep": {}, "extra": {}, "mix": {}}
     for lineno, line in enumerate(lines[i + 1:], i + 2):
         f = line.split(",")
         try:
             if line and (not impls or f[1] in impls):
-                rows.append(dict(fn=f[0], impl=f[1], dst=int(f[2]) if f[2] else None,
-                                 src=int(f[3]) if f[3] else None, n=int(f[4]), kind=f[5],
-                                 ins=int(f[6]), u74=int(f[7]), u54=int(f[8]), cls=f[9],
-                                 calls=int(f[10])))
-        except (ValueError, IndexError):
+                r = dict(fn=f[0], impl=f[1], dst=int(f[2]) if f[2] else None,
+                         src=int(f[3]) if f[3] else None, n=int(f[4]), kind=f[5], ins=int(f[6]),
+                         u74=int(f[7]), u54=int(f[8]), cls=f[9], calls=int(f[10]))
+                rows[r["kind"]][(r["fn"], r["impl"], *((r["cls"],) if r["kind"] == "mix" else (
+                    r["dst"], r["src"], r["n"])))] = r
+        except (ValueError, IndexError, KeyError):
             raise Error(f"{path}:{lineno}: malformed line: {line}")
     return lines[1:i], rows
-
-
-def class_means(recs, fields):
-    """{(fn, impl): {class or 'all': (calls, each field's mean per call)}} of fleet-mix
-    records, given as (fn, impl, class, record) with the record's calls and FIELDS summed
-    over its class (the log's CSV:mix lines and the model's rows, report.py)."""
-    out = {}
-    for fn, impl, cls, r in recs:
-        for c in (cls, "all"):
-            got = out.setdefault((fn, impl), {}).setdefault(c, [0] * (1 + len(fields)))
-            for i, k in enumerate(("calls", *fields)):
-                got[i] += r[k]
-    return {k: {c: (v[0], *(x / v[0] for x in v[1:])) for c, v in by.items()}
-            for k, by in out.items()}
 
 
 def main(argv=None):
@@ -531,9 +494,8 @@ def main(argv=None):
             print(plugin_args(elfmod.Elf(a.elf), a.harness.split(","), a.mark or [MARK]))
         else:
             return cmd_model(a) or 0
-    except (*ERRORS, OSError) as e:     # OSError: an output that could not be written
-        print(f"cycles.py: error: {e.strerror if isinstance(e, OSError) else e}", file=sys.stderr)
-        return 1
+    except (Error, OSError) as e:
+        return wmlog.fail("cycles.py", e, 1)
     return 0
 
 

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: MIT
 """ELF facts from pyelftools (Debian's, it imports only under /usr/bin/python3).
-ElfError: no readable ELF, or a stripped one where names are needed.
+wmlog.Error: no readable ELF, or a stripped one where names are needed.
   symbolize ELF [LOG]   copy LOG (or stdin) a line at a time, naming the code
       addresses of "TRAP: " lines " <sym+0xoff>" (" <?>": sepc=, ra= in none);
       exit 2 after a "BANNER: build-id" that is not ELF's (no more names)
@@ -25,16 +25,16 @@ import sys
 from elftools.elf.constants import SH_FLAGS
 from elftools.elf.elffile import ELFFile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import wmlog  # noqa: E402  (tools/wmlog.py: the one error class, the one error line)
+from wmlog import Error  # noqa: E402
+
 Func = collections.namedtuple("Func", "addr size name type")
 LIB, LIB_FILE = ("memcpy", "memmove", "memset", "wm_*"), "lib/wordmerge.c"  # it names helpers wm_*
 
 
 def is_lib(name):
     return any(fnmatch.fnmatchcase(name, p) for p in LIB)
-
-
-class ElfError(Exception):
-    pass
 
 
 class Elf:
@@ -45,7 +45,7 @@ class Elf:
             self.elf = ELFFile(self.f)
         except Exception as e:          # OSError, pyelftools' own and its parser's
             why = getattr(e, "strerror", None) or e
-            raise ElfError(f"cannot read {path} as an ELF file ({why})")
+            raise Error(f"cannot read {path} as an ELF file ({why})")
         self.entry = self.elf.header.e_entry
 
     def loads(self):
@@ -65,14 +65,16 @@ class Elf:
     def _symbols(self):
         tab = self.elf.get_section_by_name(".symtab")
         if tab is None:
-            raise ElfError(f"{self.path} has no symbol table (stripped?): no function names")
+            raise Error(f"{self.path} has no symbol table (stripped?): no function names")
         return [s for s in tab.iter_symbols() if s.name and s.entry.st_shndx != "SHN_UNDEF"]
 
     def address(self, name):
-        """(addr, size) of the symbol name, a global before a local; or None."""
+        """(addr, size) of the symbol name, a global before a local."""
         syms = sorted((s.entry.st_info.bind == "STB_LOCAL", s.entry.st_value, s.entry.st_size)
                       for s in self._symbols() if s.name == name)
-        return syms[0][1:] if syms else None
+        if not syms:
+            raise Error(f"{self.path} has no symbol {name}")
+        return syms[0][1:]
 
     def functions(self):
         """Code symbols (FUNC; NOTYPE: assembly) by address, each address's
@@ -109,19 +111,19 @@ class Elf:
 
 
 def check(path, load_addr):
-    """ElfError unless QEMU can boot path at load_addr."""
+    """Error unless QEMU can boot path at load_addr."""
     elf = Elf(path)
     h, e, size = elf.elf.header, elf.elf, os.fstat(elf.f.fileno()).st_size
     loads = [p.header for p in e.iter_segments() if p.header.p_type == "PT_LOAD"]
     low = min((p.p_paddr for p in loads), default=0)
     if e.elfclass != 64 or not e.little_endian or h.e_machine != "EM_RISCV":
-        raise ElfError(f"{path} is not a RISC-V 64-bit little-endian ELF "
+        raise Error(f"{path} is not a RISC-V 64-bit little-endian ELF "
                        f"({e.elfclass}-bit {h.e_machine})")
     if any(p.p_offset + p.p_filesz > size for p in loads):
-        raise ElfError(f"{path} is truncated: its PT_LOAD bytes go past the end of the file "
+        raise Error(f"{path} is truncated: its PT_LOAD bytes go past the end of the file "
                        f"({size} bytes)")
     if h.e_entry != load_addr or low != load_addr:
-        raise ElfError(f"{path} is linked for another platform: entry 0x{h.e_entry:x}, lowest "
+        raise Error(f"{path} is linked for another platform: entry 0x{h.e_entry:x}, lowest "
                        f"PT_LOAD 0x{low:x}, not this one's load address 0x{load_addr:x}")
 
 
@@ -154,11 +156,8 @@ def header(argv):
         if len(data) < HEADER.size:
             raise ValueError(f"{len(data)} bytes, shorter than the {HEADER.size}-byte header")
         elf = Elf(args.elf)
-        start, end, load_end = ((elf.address(s) or [None])[0] for s in ("_start", "_end",
-                                                                        "_load_end"))
-        if start is None or end is None:
-            raise ValueError("the ELF has no _start or _end symbol")
-    except (OSError, ValueError, ElfError) as e:
+        start, end, load_end = (elf.address(s)[0] for s in ("_start", "_end", "_load_end"))
+    except (OSError, ValueError, Error) as e:
         why = f"cannot read {e.filename}: {e.strerror}" if isinstance(e, OSError) else e
         print(f"FAIL: {name}: {why}")
         return 1
@@ -190,9 +189,9 @@ def header(argv):
          f"0x{ram + offset:x}, where booti puts it; linked at 0x{start:x}"),
         (isize != 0 and isize == end - start, f"image_size 0x{isize:x} = _end - _start "
          f"0x{end - start:x} (BSS and stacks included)"),
-        (isize >= size, f"image_size 0x{isize:x} >= file size 0x{size:x}")] + [
+        (isize >= size, f"image_size 0x{isize:x} >= file size 0x{size:x}"),
         (size == load_end - start, f"file size 0x{size:x} = _load_end - _start (the whole "
-         "loaded image, nothing else)")] * (load_end is not None) + [
+         "loaded image, nothing else)"),
         (base == start and data == flat, f"the file is the ELF's loaded bytes from 0x{base:x} "
          f"({len(flat)} bytes{', equal' if data == flat else ', differ'})")]
     for ok, what in checks:
@@ -235,7 +234,7 @@ def symbolize(elf, src, out):
         try:
             if status == 0 and line.lstrip(b"\r").startswith(b"TRAP: "):
                 line = HEX.sub(name, line)
-        except ElfError as e:   # stripped
+        except Error as e:   # stripped
             print(f"elf.py: note: {e}: the log is copied as it is", file=sys.stderr)
             status = None
         except Exception:
@@ -265,12 +264,8 @@ def main(argv):
         return 0
     except BrokenPipeError:
         return 0
-    except (ElfError, ValueError) as e:     # ValueError: ADDR
-        print(f"elf.py: error: {e}", file=sys.stderr)
-        return 1 if cmd == "check" and isinstance(e, ElfError) else 2
-    except OSError as e:
-        print(f"elf.py: error: cannot read {e.filename}: {e.strerror}", file=sys.stderr)
-    return 2
+    except (Error, ValueError, OSError) as e:     # ValueError: ADDR
+        return wmlog.fail("elf.py", e, 1 if cmd == "check" and isinstance(e, Error) else 2)
 
 
 if __name__ == "__main__":

@@ -20,7 +20,8 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import wmlog  # noqa: E402  (tools/wmlog.py: write_atomic)
+import wmlog  # noqa: E402  (tools/wmlog.py: write_atomic, fail)
+from wmlog import Error  # noqa: E402
 
 CLASSES = ((0, 0), (1, 16), (17, 64), (65, 256), (257, 4096))
 FILES = (("memcpy", "Memcpy_Fleet.csv"), ("memmove", "Memmove_Fleet.csv"),
@@ -30,10 +31,6 @@ FILES = (("memcpy", "Memcpy_Fleet.csv"), ("memmove", "Memmove_Fleet.csv"),
 # frac(0.5 + k * step), spread evenly over [0, 1) and independent of each other.
 STEPS = (0.7548776662466927, 0.5698402909980532, 0.4142135623730950)
 APART = 8192        # memmove's calls that do not overlap: dst and src this far apart
-
-
-class Error(Exception):
-    pass
 
 
 def parse_line(text, where):
@@ -54,11 +51,8 @@ def parse_line(text, where):
 
 def read(path):
     """(sizes, overlap, alignments) of one fleetbench file: {value: probability} each."""
-    try:
-        with open(path) as f:
-            lines = f.read().split("\n")
-    except OSError as e:
-        raise Error(f"cannot read {path}: {e.strerror}")
+    with open(path) as f:
+        lines = f.read().split("\n")
     if len(lines) != 4 or lines[3]:
         raise Error(f"{path}: {len(lines) - 1} lines, not the three of a fleetbench file")
     sizes, overlap, align = (parse_line(l, f"{path}:{i}") for i, l in enumerate(lines[:3], 1))
@@ -188,9 +182,8 @@ def main(argv=None):
                   f"of the data in {a.dir}")
             return 0
         wmlog.write_atomic(a.out, header(mixes, a.calls, a.dir))
-    except (Error, OSError) as e:   # OSError: the header could not be written
-        print(f"fleetmix.py: error: {e.strerror if isinstance(e, OSError) else e}", file=sys.stderr)
-        return 1
+    except (Error, OSError) as e:
+        return wmlog.fail("fleetmix.py", e, 1)
     return 0
 
 

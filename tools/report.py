@@ -16,7 +16,7 @@ order of implementations (lib's own first) and functions; docs/benchmarks.md say
       what each metric made better or worse, the totals; --within: a check that AFTER's totals
       and largest cells are at most PCT % above BEFORE's (exit status 1 if not).
   misalign RAW ELF [--fail-in SYM,...] [--require SYM,...] [--log LOG]
-      the misalign plugin's records (tools/misalign-plugin.c, its out=RAW) by function of ELF:
+      the misalign plugin's records (tools/plugin.c mode=misalign, its out=RAW) by function of ELF:
         MISALIGNED: <function> <loads> <stores> <first-pc> (<sym+off>) <addr> <sites>
         MISALIGNED-TOTAL: <n> accesses at <k> sites
       (sites: each misaligned instruction as +off:<L|S><size>x<count>).  SYM may be a glob
@@ -43,6 +43,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cycles  # noqa: E402  (tools/cycles.py: the cycle model's CSV)
 import elf as elfmod  # noqa: E402  (tools/elf.py)
 import wmlog  # noqa: E402  (tools/wmlog.py)
+from wmlog import Error  # noqa: E402
 
 CORES = ("u74", "u54")
 # A board's core, by the device tree's model name.
@@ -60,10 +61,6 @@ COUNTERS = ("Counters: cycle = rdcycle, instret = rdinstret, time = rdtime; each
 NO_MODEL = "no cycle model given (--cycles FILE; make cycles-wordmerge makes it)"
 
 
-class LogError(Exception):
-    """An input that cannot be used: the ELF, the cycle model, the targets."""
-
-
 class Run:
     """LOG's last benchmark block, and what every rendering needs of it."""
     def __init__(self, path, allow_failed=False):
@@ -71,12 +68,12 @@ class Run:
         b = self.b
         for key in ("platform", "timebase_hz", "counters_lockstep", "overhead_cpy", "overhead_set"):
             if key not in b.meta:
-                raise LogError(f"{path}: the block from line {b.line} has no CSV:meta,{key}")
+                raise Error(f"{path}: the block from line {b.line} has no CSV:meta,{key}")
         self.path, self.mode, self.meta, self.title = path, b.mode, b.meta, b.functions
         self.sweep, self.extra, self.big, self.mix = (b.cells[k] for k in (
             "sweep", "extra", "big", "mix"))
         if not self.sweep and not self.big:
-            raise LogError(f"{path}: the block from line {b.line} has no measurements")
+            raise Error(f"{path}: the block from line {b.line} has no measurements")
         keys = [k for cells in b.cells.values() for k in cells]
         self.impls = [i for i in b.impls if any(k[1] == i for k in keys)]
         self.fns = [f for f in b.functions if any(k[0] == f for k in keys)]
@@ -122,18 +119,18 @@ def read_elf(path, run):
     """Code sizes from PATH if it is the image that wrote the log (the same build id)."""
     elf, ours, other = elfmod.Elf(path), run.log.build_id, f"{path} is not the image that"
     if ours and elf.build_id() != ours:
-        raise LogError(f"{other} wrote {run.path}: its build id is "
+        raise Error(f"{other} wrote {run.path}: its build id is "
                        f"{elf.build_id() or 'absent'}, the log's {ours}")
     try:
         syms, addr = {f.name: f for f in elf.functions()}, run.meta.get("memcpy_addr")
-    except elfmod.ElfError as e:    # stripped: the same build, but no names to size
+    except Error as e:    # stripped: the same build, but no names to size
         print(f"report: note: {e}: no code sizes", file=sys.stderr)
         return None
     missing = [s for s in ("memcpy", *run.b.symbols.values()) if s not in syms]
     if missing:
-        raise LogError(f"{other} wrote the log (no function {missing[0]})")
+        raise Error(f"{other} wrote the log (no function {missing[0]})")
     if addr is not None and int(addr, 16) != syms["memcpy"].addr:
-        raise LogError(f"{other} wrote the log (memcpy at 0x{syms['memcpy'].addr:x}, the "
+        raise Error(f"{other} wrote the log (memcpy at 0x{syms['memcpy'].addr:x}, the "
                        f"log says {addr})")
     lib = sorted((f.name, f.size) for f in syms.values() if f.size and elfmod.is_lib(f.name))
     # Another's total: every function with its symbols' prefix (extract-refs.sh gives helpers it).
@@ -147,21 +144,19 @@ def read_elf(path, run):
 def read_cycles(path, run):
     """The cycle model's CSV if its shared sweep cells have the log's instruction counts."""
     head, rows = cycles.read_csv(path)
-    ms, extra = ({(r["fn"], r["impl"], r["dst"], r["src"], r["n"]): r for r in rows
-                  if r["kind"] == kind} for kind in ("sweep", "extra"))
+    ms, extra, mix = rows["sweep"], rows["extra"], rows["mix"]
     shared = [k for k in ms if k in run.sweep]
     bad = [k for k in shared if ms[k]["ins"] != run.sweep[k]["instret"]]
-    mix = {(r["fn"], r["impl"], r["cls"]): r for r in rows if r["kind"] == "mix"}
     bad += [k for k in mix if k in run.mix and (mix[k]["ins"], mix[k]["calls"]) !=
             (run.mix[k]["instret"], run.mix[k]["calls"])]
     if not shared:
-        raise LogError(f"{path} shares no sweep cell with {run.path}")
+        raise Error(f"{path} shares no sweep cell with {run.path}")
     if bad:
         ex = "; ".join(f"{cell_name(k)}: {ms[k]['ins']} instructions in the model, "
                        f"{run.sweep[k]['instret']} in the log" if k in ms else
                        f"{' '.join(k)} (mix): {mix[k]['ins']} instructions in the model, "
                        f"{run.mix[k]['instret']} in the log" for k in bad[:3])
-        raise LogError(f"{path} is from a different build than {run.path}: {len(bad)} of "
+        raise Error(f"{path} is from a different build than {run.path}: {len(bad)} of "
                        f"{len(shared) + sum(k in run.mix for k in mix)} shared cells differ in "
                        f"instruction count (e.g. {ex}); make cycles anew from the log's image")
     return {"path": path, "info": dict(h[2:].partition(": ")[::2] for h in head),
@@ -176,7 +171,7 @@ def pick(run, given, guesses, read):
     for path in (p for p in guesses if os.path.exists(p)):
         try:
             return read(path, run), tried
-        except (LogError, elfmod.ElfError) as e:
+        except Error as e:
             print(f"report: note: not using {path}: {e}", file=sys.stderr)
             tried.append(str(e))
     return None, tried
@@ -205,12 +200,12 @@ def read_targets(path, run):
                          "bound": float(m[4]), "ceiling": m[5] and float(m[5]),
                          "where": f"{path}:{i}"})
         elif p:
-            raise LogError(f"{path}:{i}: not a target line (function n pairs kind bound "
+            raise Error(f"{path}:{i}: not a target line (function n pairs kind bound "
                            f"[ceiling], function mix class kind bound [ceiling], size opt "
                            f"what kind bound, or for OPT): {line}")
     mine = [t for t in rows if t["opt"] in ("any", opt)]
     if not mine:
-        raise LogError(f"no target of {path} applies to a {opt} build")
+        raise Error(f"no target of {path} applies to a {opt} build")
     return mine, len(rows) - len(mine), opt
 
 
@@ -227,7 +222,7 @@ def eval_target(run, t, sizes, model):
                 f" {'<=' if ok else '>'} {t['bound']}")
     fn, n, cls, kind, bound, ceil = (t[k] for k in ("fn", "n", "pairs", "kind", "bound", "ceiling"))
     if fn not in run.title:
-        raise LogError(f"{t['where']}: the log announces no function {fn} "
+        raise Error(f"{t['where']}: the log announces no function {fn} "
                        f"(it has {', '.join(run.title)})")
     core = kind[:3] if kind[:3] in CORES else None
     if n is None:
@@ -274,8 +269,14 @@ def verdict(cell, x, text, bound, ceil, pre="", unit=""):
 def mix_means(run, model, impl, fn):
     """{class or 'all': (calls, instructions, cycles, u74, u54 per call)} of impl's fn in the
     fleet call mix: the log's figures and the model's (None where it lacks some of the calls)."""
-    def means(recs, fields):
-        return cycles.class_means(((*k, v) for k, v in recs.items()), fields).get((fn, impl), {})
+    def means(recs, fields):    # {class or 'all': (calls, each field's mean per call)}
+        out = {}
+        for (f, i, cls), r in recs.items():
+            for c in (cls, "all") if (f, i) == (fn, impl) else ():
+                got = out.setdefault(c, [0] * 3)
+                for j, k in enumerate(("calls", *fields)):
+                    got[j] += r[k]
+        return {c: (v[0], *(x / v[0] for x in v[1:])) for c, v in out.items()}
     log = means(run.mix, ("instret", "cycles"))
     mod = means(model["mix"], ("u74", "u54")) if model else {}
     return {c: (*m, *(mod[c][1:] if c in mod and mod[c][0] == m[0] else (None, None)))
@@ -301,11 +302,11 @@ def mix_target(run, fn, cls, core, model):
 def cmd_check(args):
     run = Run(args.log)
     if not run.lock:
-        raise LogError(f"{args.log}: counts {run.counts} ({run.why}), not QEMU -icount's")
+        raise Error(f"{args.log}: counts {run.counts} ({run.why}), not QEMU -icount's")
     nondet = [k for k, v in run.sweep.items()
               if k[1] == run.ours and v["instret"] != v["instret_max"]]
     if nondet:
-        raise LogError(f"{args.log}: instruction counts differ between runs of one point "
+        raise Error(f"{args.log}: instruction counts differ between runs of one point "
                        f"({len(nondet)} points, e.g. {cell_name(nondet[0])}): not deterministic")
     sizes = args.elf and read_elf(args.elf, run)
     targets, other, opt = read_targets(args.targets, run)
@@ -499,12 +500,12 @@ def cmd_summary(args):
 def cmd_cycles(a):
     """make cycles' tables from the model's CSV (and lib built by clang, its own columns): the
     cells as a log's sweep tables, the fleet call mix as a log's, and ours over the fastest other."""
-    head, rows = cycles.read_csv(a.csv, a.impl)
-    if a.clang:     # lib built by clang: its rows as columns of their own
-        rows += [dict(r, impl=f"{r['impl']} (clang)") for r in cycles.read_csv(a.clang, a.impl)[1]]
+    head, model = cycles.read_csv(a.csv, a.impl)
+    for kind, cells in (cycles.read_csv(a.clang, a.impl)[1] if a.clang else {}).items():
+        model[kind].update({(k[0], f"{k[1]} (clang)", *k[2:]): dict(r, impl=f"{k[1]} (clang)")
+                            for k, r in cells.items()})     # lib built by clang: its own columns
+    rows = [r for cells in model.values() for r in cells.values()]
     impls = list(dict.fromkeys(r["impl"] for r in rows))
-    model = {kind: {(r["fn"], r["impl"], *((r["cls"],) if kind == "mix" else (r["dst"], r["src"],
-                    r["n"]))): r for r in rows if r["kind"] == kind} for kind in ("sweep", "extra", "mix")}
     # The model's instructions read as a log's counts under -icount (a cycle an instruction).
     run = types.SimpleNamespace(lock=True, board=False, impls=impls, fns=list(dict.fromkeys(
         r["fn"] for r in rows)), **{kind: {k: dict(r, instret=r["ins"], cycles=r["ins"])
@@ -535,11 +536,11 @@ def cmd_cycles(a):
 
 def cmd_compare(a):
     """Two cycle model CSVs cell by cell, or (--within) AFTER held within PCT % of BEFORE."""
-    rows = [{(r["impl"], r["kind"], r["fn"], r["dst"], r["src"], r["n"], r["cls"]): r
-             for r in cycles.read_csv(path, a.impl)[1]} for path in (a.before, a.after)]
+    rows = [{(kind, *k): r for kind, cells in cycles.read_csv(path, a.impl)[1].items()
+             for k, r in cells.items()} for path in (a.before, a.after)]
     keys = [k for k in rows[0] if k in rows[1]]
     if not keys:
-        raise LogError(f"{a.before} and {a.after} have no cell in common")
+        raise Error(f"{a.before} and {a.after} have no cell in common")
     print(f"{len(keys)} cells in both ({a.before} -> {a.after})")
     if a.within is not None:
         return within(rows, keys, a.within)
@@ -550,9 +551,11 @@ def cmd_compare(a):
         print(f"{name:>12}: {sum(x < 0 for x in d)} cells better, {sum(x == 0 for x in d)} "
               f"the same, {sum(x > 0 for x in d)} worse; total {b} -> {f} ({f / b - 1:+.1%})")
         worse += [(k, name, rows[0][k][m], rows[1][k][m]) for k, x in zip(keys, d) if x > 0]
-    for (impl, kind, fn, dst, src, n, cls), name, x, y in sorted(worse, key=str):
-        what = f"mix class {cls}" if kind == "mix" else f"{cycles.pair(dst, src)} n={n}"
-        print(f"worse: {impl} {fn} {what}{' (extra)' if kind == 'extra' else ''}: "
+    for k, name, x, y in sorted(worse, key=str):
+        r = rows[1][k]
+        what = (f"mix class {r['cls']}" if k[0] == "mix" else
+                f"{cycles.pair(r['dst'], r['src'])} n={r['n']}")
+        print(f"worse: {r['impl']} {r['fn']} {what}{' (extra)' if k[0] == 'extra' else ''}: "
               f"{name} {x} -> {y}")
 
 
@@ -560,12 +563,12 @@ def within(rows, keys, pct):
     """PASS:/FAIL: lines: AFTER's total U74 and U54 cycles over the cells and
     over the mix, and each cell at the largest size (the steady-state loops),
     at most pct % above BEFORE's."""
-    cells, mix = ([k for k in keys if (k[1] == "mix") == m] for m in (False, True))
+    cells, mix = ([k for k in keys if (k[0] == "mix") == m] for m in (False, True))
     top = max(k[5] for k in cells)
     checks = [(f"total {m.upper()} cycles over {what}", [m], ks)
               for what, ks in ((f"{len(cells)} cells", cells), (f"the mix ({len(mix)} rows)", mix))
               if ks for m in ("u74", "u54")]
-    checks += [(f"{k[0]} {k[2]} {cycles.pair(k[3], k[4])} n={k[5]}", ["u74", "u54"], [k])
+    checks += [(f"{k[2]} {k[1]} {cycles.pair(k[3], k[4])} n={k[5]}", ["u74", "u54"], [k])
                for k in cells if k[5] == top]
     bad = 0
     for what, ms, ks in checks:
@@ -590,7 +593,7 @@ def gnuplot(tmp, name, size, layout, title, script):
     r = subprocess.run(["gnuplot"], input="\n".join(script) + "\n", cwd=tmp, capture_output=True,
                        text=True)      # no gnuplot: main's error line names it
     if r.returncode != 0:
-        raise LogError(f"gnuplot failed on {name}.png: {r.stderr.strip()}")
+        raise Error(f"gnuplot failed on {name}.png: {r.stderr.strip()}")
     return name + ".png"
 
 
@@ -756,7 +759,7 @@ def report_md(run, args, sizes, targets, plots, model, tried, cores):
 def cmd_report(args):
     run = Run(args.log)
     if not run.lock and not run.board:
-        raise LogError(f"{args.log}: counts {run.counts} ({run.why}); boot without --no-icount")
+        raise Error(f"{args.log}: counts {run.counts} ({run.why}); boot without --no-icount")
     guesses = [g.replace("{mode}", run.mode) for g in args.elf_guess or []]
     sizes = pick(run, args.elf, guesses, read_elf)[0]
     model, tried = pick(run, args.cycles, args.cycles_guess or [], read_cycles)
@@ -787,32 +790,16 @@ def cmd_report(args):
 
 
 def read_misalign(path):
-    """(checked, [(pc, size, kind, count, addr)]) of the misalign plugin's report, an
-    instruction's sites added up (its address the oldest one's), by pc, a load first."""
-    body, end = wmlog.read_plugin(path, "misalign-plugin v3")
-    records = []
-    for no, line in enumerate(body, 2):
-        if (f := line.split()) and not f[0].startswith("#"):
-            try:
-                if len(f) != 5:
-                    raise ValueError(f"expected 5 fields, got {len(f)}")
-                rec = (int(f[0], 16), int(f[1], 10), f[2], int(f[3], 10), int(f[4], 16))
-                why = (f"bad access size {f[1]!r}" if rec[1] not in (1, 2, 4, 8, 16) else
-                       f"bad kind {f[2]!r} (want L or S)" if f[2] not in ("L", "S") else
-                       f"bad count {f[3]!r}" if rec[3] <= 0 else None)
-                if why:
-                    raise ValueError(why)
-            except ValueError as e:
-                raise LogError(f"{path}: line {no}: malformed record {line!r}: {e}")
-            records.append(rec)
-    if end.get("records") != str(len(records)):
-        raise LogError(f"{path}: its trailer says records={end.get('records')} but "
-                       f"{len(records)} records were read")
-    added = {}                  # (pc, size, kind): [count, the oldest site's address]
-    for pc, size, kind, count, addr in reversed(records):   # the oldest site first
-        added.setdefault((pc, size, kind), [0, addr])[0] += count
+    """(checked, [(pc, size, kind, count, addr)]) of the misalign plugin's report, by pc."""
+    recs, end = wmlog.read_plugin(path, "misalign-plugin v4", dict(L="xddx", S="xddx"))
+    for no, _, (pc, size, count, addr) in recs:
+        if size not in (1, 2, 4, 8, 16) or count <= 0:
+            raise Error(f"{path}:{no}: access size {size}, count {count}")
+    if end.get("records") != str(len(recs)):
+        raise Error(f"{path}: its trailer says records={end.get('records')} but "
+                    f"{len(recs)} records were read")
     return ((int(end["checked"]) if "checked" in end else None),
-            [(*k, n, addr) for k, (n, addr) in sorted(added.items())])
+            sorted((pc, size, kind, count, addr) for _, kind, (pc, size, count, addr) in recs))
 
 
 def cmd_misalign(a):
@@ -909,11 +896,9 @@ def main():
     args = ap.parse_args()
     try:
         return globals()["cmd_" + args.cmd](args)
-    except (LogError, wmlog.LogError, cycles.Error, elfmod.ElfError, OSError) as e:
-        why = f"{e.filename}: {e.strerror}" if isinstance(e, OSError) else e
+    except (Error, OSError) as e:
         kept = f" (no report written: {args.out} is as it was)" if args.cmd == "report" else ""
-        print(f"{args.cmd}: error: {why}{kept}", file=sys.stderr)
-        return 2
+        return wmlog.fail(args.cmd, e, 2, kept)
 
 
 if __name__ == "__main__":

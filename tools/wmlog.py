@@ -9,7 +9,7 @@ the names of line forms, record kinds and fields live there, not here).
     wmlog.py progress      a live log on stdin as make bench shows it: its
                            CSV:progress and CSV:done records in words, EXIT:
 
-As a module: read(path) -> Log, or LogError naming the line.  A log may be
+As a module: read(path) -> Log, or Error naming the line.  A log may be
 a QEMU log or a board's serial capture: carriage returns, and lines without
 a tag of the protocol (boot messages, noise), are passed over.
 Python standard library only.
@@ -27,8 +27,17 @@ TYPES = {"int": r"\d+", "int?": r"\d*", "hex": r"0x[0-9a-fA-F]+", "hex8": r"[0-9
          "name": r"[A-Za-z0-9_.-]+", "text": r".*"}
 
 
-class LogError(Exception):
-    """The log breaks the protocol, or cannot be read."""
+class Error(Exception):
+    """An input a tool cannot use (a log that breaks the protocol, an ELF, a cycle model, a
+    profile, targets): the message says why.  The one error class of tools/ and farm/."""
+
+
+def fail(prog, e, status, note=""):
+    """The one error line of every tool, PROG: error: WHY (an OSError by its file); STATUS."""
+    why = f"{e.filename}: {e.strerror}" if getattr(e, "filename", None) else getattr(
+        e, "strerror", None) or e
+    print(f"{prog}: error: {why}{note}", file=sys.stderr)
+    return status
 
 
 def crc_add(crc, line):
@@ -103,12 +112,12 @@ class Bench:
             self.functions[rec["fn"]] = rec["title"]
         elif kind in self.cells:
             if rec["impl"] not in self.impls or rec["fn"] not in self.functions:
-                raise LogError(f"{where}: {rec['fn']}[{rec['impl']}] was not announced "
+                raise Error(f"{where}: {rec['fn']}[{rec['impl']}] was not announced "
                                "by a CSV:impl or CSV:function line")
             # A cell's key: its fields before the measured ones (runs, calls).
             key = tuple(rec[f] for f in self.keys[kind])
             if key in self.cells[kind]:
-                raise LogError(f"{where}: the cell {kind} {key} again")
+                raise Error(f"{where}: the cell {kind} {key} again")
             self.cells[kind][key] = rec
             self.order.append((kind, key))
         elif kind == "done":
@@ -139,13 +148,13 @@ def _fields(kind, raw, where):
     spec = RECORDS[kind]
     rest = spec[-1][1].endswith("...")
     if len(raw) != len(spec) and not (rest and len(raw) >= len(spec)):
-        raise LogError(f"{where}: CSV:{kind} has {len(raw)} fields, the protocol {len(spec)}")
+        raise Error(f"{where}: CSV:{kind} has {len(raw)} fields, the protocol {len(spec)}")
     rec = {}
     for i, (name, typ) in enumerate(spec):
         vals = raw[i:] if typ.endswith("...") else [raw[i]]
         for v in vals:
             if not re.fullmatch(TYPES[typ.rstrip(".")], v):
-                raise LogError(f"{where}: CSV:{kind} field {name} is {v!r}, not {typ}")
+                raise Error(f"{where}: CSV:{kind} field {name} is {v!r}, not {typ}")
         if typ.startswith("int"):
             vals = [int(v) if v else None for v in vals]
         rec[name] = vals if typ.endswith("...") else vals[0]
@@ -153,11 +162,8 @@ def _fields(kind, raw, where):
 
 
 def read(path):
-    try:
-        with open(path, "rb") as f:
-            text = f.read().decode("utf-8", "replace")
-    except OSError as e:
-        raise LogError(f"cannot read {path}: {e.strerror}")
+    with open(path, "rb") as f:
+        text = f.read().decode("utf-8", "replace")
     log, bench = Log(path), None
     for n, line in enumerate(text.replace("\r", "").split("\n"), 1):
         where = f"{path}:{n}"
@@ -168,16 +174,16 @@ def read(path):
             raw = next(csv.reader([line[4:]]))
             kind = raw[0] if raw else ""
             if kind not in RECORDS:
-                raise LogError(f"{where}: unknown record kind {kind!r}: {line}")
+                raise Error(f"{where}: unknown record kind {kind!r}: {line}")
             rec = _fields(kind, raw[1:], where)
             if (kind == "begin") != (bench is None):
-                raise LogError(f"{where}: CSV:{kind} " + ("inside a block that has no CSV:end"
+                raise Error(f"{where}: CSV:{kind} " + ("inside a block that has no CSV:end"
                                if bench else "outside a CSV:begin .. CSV:end block"))
             if kind == "begin":
                 bench = Bench(n, rec)
             elif kind == "end":
                 if rec["lines"] != bench.records or rec["crc"] != f"{bench.crc:08x}":
-                    raise LogError(f"{where}: the block from line {bench.line} is damaged: "
+                    raise Error(f"{where}: the block from line {bench.line} is damaged: "
                                    f"{bench.records} records with CRC {bench.crc:08x}, "
                                    f"CSV:end says {rec['lines']} and {rec['crc']}")
                 log.benches.append(bench)
@@ -197,7 +203,7 @@ def read(path):
             if fm:
                 break
         else:
-            raise LogError(f"{where}: a {tag}: line of no form the protocol knows: {line}")
+            raise Error(f"{where}: a {tag}: line of no form the protocol knows: {line}")
         f = fm.groupdict()
         log.lines.append((n, tag, form, f))
         if form == "build_id":
@@ -211,10 +217,10 @@ def read(path):
         elif form == "plan":
             log.plan = f["groups"].split()
             if len(log.plan) != int(f["count"]):
-                raise LogError(f"{where}: PLAN: counts {f['count']} groups, names {len(log.plan)}")
+                raise Error(f"{where}: PLAN: counts {f['count']} groups, names {len(log.plan)}")
         elif form in ("group", "case"):
             if log.plan is not None and f["group"] not in log.plan:
-                raise LogError(f"{where}: group {f['group']} is not in the PLAN: line")
+                raise Error(f"{where}: group {f['group']} is not in the PLAN: line")
             if form == "case":
                 log.cases.setdefault(f["group"], []).append(line)
             else:
@@ -228,7 +234,7 @@ def read(path):
         elif tag == "EXIT":
             log.status = int(f["status"])
     if bench is not None:
-        raise LogError(f"{path}: truncated: the block from line {bench.line} has no CSV:end "
+        raise Error(f"{path}: truncated: the block from line {bench.line} has no CSV:end "
                        f"({bench.records} records read)")
     return log
 
@@ -247,28 +253,39 @@ def write_atomic(path, text):
             os.unlink(tmp)
 
 
-def read_plugin(path, magic):
-    """(the lines between, the trailer's {key: value}) of what a plugin of ours wrote: its first
-    line '# MAGIC ...' (name and version), its last the '# end key=value...' trailer of exit."""
+def read_plugin(path, magic, forms):
+    """([(line number, tag, values)], the trailer's {key: value}) of what our plugin wrote
+    (tools/plugin.c): its first line '# MAGIC ...' (mode and version), its last the '# end
+    key=value...' trailer of exit, a record a line between: a tag of FORMS, then a value for
+    each letter of forms[tag] (x hex, d decimal, b hex bytes; "": the rest of the line)."""
     with open(path, encoding="ascii", errors="replace") as f:
         lines = f.read().splitlines()
     if not lines:
-        raise LogError(f"{path} is empty: the plugin never wrote to it (QEMU killed before exit?)")
+        raise Error(f"{path} is empty: the plugin never wrote to it (QEMU killed before exit?)")
     if not lines[0].startswith(f"# {magic} "):
-        raise LogError(f"{path}: line 1 is not '# {magic} ...'")
+        raise Error(f"{path}: line 1 is not '# {magic} ...'")
     if not lines[-1].startswith("# end "):
-        raise LogError(f"{path}: truncated (no '# end' line last): QEMU did not exit cleanly")
-    return lines[1:-1], dict(kv.partition("=")[::2] for kv in lines[-1][6:].split())
+        raise Error(f"{path}: truncated (no '# end' line last): QEMU did not exit cleanly")
+    recs = []
+    for no, line in enumerate(lines[1:-1], 2):
+        tag, _, rest = line.partition(" ")
+        try:
+            recs.append((no, tag, [{"x": lambda v: int(v, 16), "d": int, "b": bytes.fromhex}[c](v)
+                                   for c, v in zip(forms[tag], rest.split(), strict=True)]
+                         if forms[tag] else rest))
+        except (KeyError, ValueError):
+            raise Error(f"{path}:{no}: malformed line: {line[:80]}")
+    return recs, dict(kv.partition("=")[::2] for kv in lines[-1][6:].split())
 
 
 def read_bench(path, allow_failed=False):
     """read(path) and its last complete benchmark block; a log without one,
-    or of a failed run (unless ALLOW_FAILED), is a LogError."""
+    or of a failed run (unless ALLOW_FAILED), is an Error."""
     log = read(path)
     if log.bench is None:
-        raise LogError(f"{path}: no complete benchmark block (CSV:begin .. CSV:end)")
+        raise Error(f"{path}: no complete benchmark block (CSV:begin .. CSV:end)")
     if log.status not in (None, 0) and not allow_failed:
-        raise LogError(f"{path}: the image failed (EXIT: STATUS={log.status})")
+        raise Error(f"{path}: the image failed (EXIT: STATUS={log.status})")
     return log, log.bench
 
 
@@ -279,7 +296,7 @@ def progress(src, out):
         raw = line.startswith(("CSV:progress,", "CSV:done,")) and next(csv.reader([line[4:]]))
         try:
             r = raw and _fields(raw[0], raw[1:], "")
-        except LogError:
+        except Error:
             continue
         if r and raw[0] == "done":
             line = "SUMMARY: benchmark {mode}: {points} points measured, {failures} failures"
@@ -301,9 +318,8 @@ def main(argv):
         return 2
     try:
         log = read(argv[2])
-    except LogError as e:
-        print(f"wmlog: error: {e}", file=sys.stderr)
-        return 2
+    except (Error, OSError) as e:
+        return fail("wmlog", e, 2)
     print(f"wmlog: {argv[2]}: {len(log.lines)} protocol lines, {len(log.groups)} groups"
           f"{', missing ' + ' '.join(log.missing) if log.missing else ''}, "
           f"{len(log.benches)} benchmark blocks, status {log.status}")

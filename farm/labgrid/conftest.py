@@ -99,7 +99,7 @@ def wordmerge_log(target, request):
     console = text.replace("\r", "").split("\n")
     try:
         log = wmlog.read(path)
-    except wmlog.LogError as e:
+    except wmlog.Error as e:
         pytest.fail(f"the console log breaks the protocol: {e}; its last lines:\n"
                     + "\n".join(console[-15:]), pytrace=False)
     log.console, log.timeout, log.seconds = console, timeout, time.monotonic() - started

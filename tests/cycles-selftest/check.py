@@ -57,11 +57,11 @@ def ok(cond, what):
 
 
 def refused(fn, want, what):
-    """fn() must raise one of cycles.ERRORS (a message for the user) whose text holds want."""
+    """fn() must raise a cycles.Error (a message for the user) whose text holds want."""
     try:
         fn()
         ok(False, f"{what}: accepted")
-    except cycles.ERRORS as e:
+    except cycles.Error as e:
         ok(want in str(e), f"{what}: {e}")
 
 
@@ -122,6 +122,6 @@ def main():
 if __name__ == "__main__":
     try:
         sys.exit(main())
-    except cycles.ERRORS as e:
+    except cycles.Error as e:
         print(f"FAIL: cycles-selftest: {e}")
         sys.exit(1)

@@ -4,7 +4,7 @@
  * M-mode on qemu-system-riscv64 -M virt -bios none, one hart.  It calls
  * each test function through `timed`, which reads instret right before and
  * right after the call the way the benchmark's harness does, so the trace
- * plugin (tools/trace-plugin.c) records one window per call; check.py runs
+ * plugin (tools/plugin.c mode=trace) records one window per call; check.py runs
  * the windows through tools/cycles.py and compares instruction counts and
  * modeled cycles with figures worked out by hand (see check.py).
  *

@@ -1,5 +1,5 @@
 /*
- * start.S - entry for the misalign-plugin selftest guest.
+ * start.S - entry for the plugin's misalign mode selftest guest.
  * Runs in M-mode on qemu-system-riscv64 -M virt -bios none (every hart
  * starts at 0x80000000).  Each hart gets its own 4 KiB stack and calls
  * selftest_main(hartid).  Any trap (e.g. if a misaligned access ever
