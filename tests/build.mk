@@ -189,3 +189,18 @@ $(DTB_DIR)/deep.dtb: $(DTB_DIR)/virt-smp1.dtb
 	$(call dtb_edit,fdtput -c -p $@.tmp /d1/d2/d3/d4/d5/d6/d7/d8/d9/d10/d11/d12/d13/d14/d15/d16/d17)
 $(DTB_DIR)/bad-name.dtb: $(DTB_DIR)/virt-smp1.dtb tools/dtb-corrupt.py
 	$(call dtb_edit,tools/dtb-corrupt.py $< $@.tmp fw-cfg@10100000 dma-coherent)
+
+# --- one boot of the image that several tests read: make boot-log ----------------
+# -> $(O)/boot/run.log (the UART), out (run-qemu.sh's output) and status (its
+#    exit status), of the boot that tests.cfg's `boot` function makes
+#    (--no-icount): tests that check different facts of one plain run read
+#    it instead of each booting the same image again.  Whatever the image's
+#    status, the target is made: each test judges it.
+BOOT_LOG_DIR := $(O)/boot
+.PHONY: boot-log
+boot-log: $(BOOT_LOG_DIR)/status
+$(BOOT_LOG_DIR)/status: $(IMG).elf run-qemu.sh
+	@mkdir -p $(@D)
+	$(quiet) BOOT $(BOOT_LOG_DIR)/run.log
+	$(Q)O=$(O) ./run-qemu.sh --no-build --no-icount --timeout 300 --elf $< \
+		--log $(BOOT_LOG_DIR)/run.log > $(BOOT_LOG_DIR)/out 2>&1; echo $$? > $@.tmp && mv $@.tmp $@
