@@ -22,6 +22,8 @@
 #                         docs/impl.md; IMPL_CFLAGS=, IMPL_MUST_ALIGN=1)
 #   PEERS=0               without the peers: the Linux kernel's, glibc's and
 #                         newlib's functions (tests/peers.mk, docs/peers.md)
+#   PICOLIBC_REFS=0       without picolibc's two builds as references
+#                         (firmware/impls.mk)
 #   TRAP_SELFTEST=1       the image traps on purpose after the banner
 #                         (=2: before it reads the device tree; =3: and the
 #                         trap report traps too)

@@ -206,3 +206,18 @@ $(O)/%-selftest/selftest.elf: tests/%-selftest/link.ld
 	$(Q)$(CC) -march=rv64imac_zicsr -mabi=lp64 -mcmodel=medany -ffreestanding -fno-builtin \
 		-nostdlib -nostartfiles -O2 -g -Wall -Wextra -Werror -Wl,--no-warn-rwx-segments \
 		-T $< -o $@ $(filter-out $<,$^)
+
+# --- one boot of the image that several tests read: make boot-log ----------------
+# -> $(O)/boot/run.log (the UART), out (run-qemu.sh's output) and status (its
+#    exit status), of the boot that tests.cfg's `boot` function makes
+#    (--no-icount): tests that check different facts of one plain run read
+#    it instead of each booting the same image again.  Whatever the image's
+#    status, the target is made: each test judges it.
+BOOT_LOG_DIR := $(O)/boot
+.PHONY: boot-log
+boot-log: $(BOOT_LOG_DIR)/status
+$(BOOT_LOG_DIR)/status: $(IMG).elf run-qemu.sh
+	@mkdir -p $(@D)
+	$(quiet) BOOT $(BOOT_LOG_DIR)/run.log
+	$(Q)O=$(O) ./run-qemu.sh --no-build --no-icount --timeout 300 --elf $< \
+		--log $(BOOT_LOG_DIR)/run.log > $(BOOT_LOG_DIR)/out 2>&1; echo $$? > $@.tmp && mv $@.tmp $@

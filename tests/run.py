@@ -363,33 +363,45 @@ def main():
     start = time.monotonic()
 
     # One make per build directory, with every target its tests need; a
-    # test starts once its build is done.  Builds go first, then the tests
-    # that took longest last time, so that two slow ones do not end up last
-    # on their own.
+    # test starts once its build is done.  What runs next is what the
+    # longest chain of work starts: a test by its time last run, a build by
+    # its own time plus that of the longest test waiting for it (both kept
+    # in $O/tests/durations), so that the slowest tests start early and no
+    # long one is left to run alone at the end.  Without times (a first
+    # run, a clean CI clone) the table's order: build, then its tests, line
+    # by line (tests.cfg lists the slowest first).
     tfile = os.path.join(out, "tests", "durations")
     durations = {}
     if os.path.exists(tfile):
         for line in open(tfile, encoding="utf-8"):
             name, _, secs = line.partition(" ")
             durations[name] = float(secs or 0)
+    known = bool(durations)
     # A build is a directory and, in order, the target sets of its tests:
     # one make each, one after the other (never two makes in one folder).
-    builds, waiting = {}, {}
-    for t in tests:
+    builds, waiting, first, longest = {}, {}, {}, {}
+    for i, t in enumerate(tests):
         key = (build_dir(out, t.vars), tuple(t.targets or ["all"])) if t.build else None
         if key:
             sets = builds.setdefault(key[0], (t.vars, []))[1]
             if key[1] not in sets:
                 sets.append(key[1])
-        waiting.setdefault(key, []).append(t)
-    queue = [(0, i, "build", d) for i, d in enumerate(builds)]
+            first.setdefault(key[0], i)
+            longest[key[0]] = max(longest.get(key[0], 0), durations.get(t.name, 60) if known else 0)
+        waiting.setdefault(key, []).append((i, t))
+
+    def build_key(d):
+        return "build:" + os.path.basename(d)
+
+    queue = [(-(durations.get(build_key(d), 10) + longest[d]) if known else 0, first[d], "build", d)
+             for d in builds]
     tally = {"PASS": 0, "FAIL": 0, "SKIP": 0, "TIMEOUT": 0}
     cond = threading.Condition()
     busy = [0]
 
     def ready(key):
-        for t in waiting.pop(key, []):
-            queue.append((1, -durations.get(t.name, 60), "test", t))
+        for i, t in waiting.pop(key, []):
+            queue.append((-durations.get(t.name, 60) if known else 0, i, "test", t))
         queue.sort(key=lambda q: q[:2])
 
     def worker():
@@ -404,6 +416,7 @@ def main():
                 busy[0] += 1
             if kind == "build":
                 variables, sets = builds[item]
+                began = time.monotonic()
                 for targets in sets:
                     why = do_build(out, item, variables, list(targets), env, a.backstop)
                     if why == "interrupted":
@@ -411,11 +424,13 @@ def main():
                     with cond:
                         if why:
                             say(f"FAIL: build {item} {' '.join(targets)}: {why}")
-                            for t in waiting.pop((item, targets), []):
+                            for _, t in waiting.pop((item, targets), []):
                                 say(f"FAIL: {t.name}: its build failed (above)")
                                 tally["FAIL"] += 1
                         ready((item, targets))
                         cond.notify_all()
+                with cond:
+                    durations[build_key(item)] = time.monotonic() - began
             else:
                 v = do_test(item, out, env, durations, a.backstop)
                 with cond:
