@@ -780,14 +780,19 @@ void *wm_copy_fwd(void *dst, const void *src, size_t n)
 	/* 3. and 4. when src is not word-aligned now. */
 	if ((uintptr_t)s & WMASK)
 		return wm_merge_fwd(dst, s, n, d);
-	/* 2. Co-aligned: whole words. */
+	/*
+	 * 2. Co-aligned: whole words.  The tail's length is taken out of n
+	 * before the loop (HOLD): after it, its test would wait for it.
+	 */
 	dend = END(word *, d, n & ~WMASK);
+	n &= WMASK;
+	HOLD(n);
 	sw = wm_words_fwd((word *)d, (const word *)s, dend);
 	/* 4. The tail, from one aligned source word. */
-	if (!(n & WMASK))
+	if (!n)
 		return dst;
-	return wm_tail_fwd(dst, (unsigned char *)dend, n & WMASK,
-			   WM_SMALL_CODE ? 0 : EDGE(sw, sw, (uintptr_t)sw + (n & WMASK)),
+	return wm_tail_fwd(dst, (unsigned char *)dend, n,
+			   WM_SMALL_CODE ? 0 : EDGE(sw, sw, (uintptr_t)sw + n),
 			   (const unsigned char *)sw);
 }
 
