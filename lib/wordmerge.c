@@ -374,10 +374,11 @@ static inline void wm_store_head_bwd(unsigned char *e, word x, uintptr_t k)
 /*
  * Step 4, backward: the first r < WSIZE bytes, to those below the
  * word-aligned end e; x holds them as its last bytes, and they end at s.
- * Shared by both backward copies.
+ * Shared by both backward copies.  x comes last: as the third argument,
+ * GCC moved n out of its register in wm_merge_bwd, one instruction a call.
  */
 WM_NO_LIBCALLS static __attribute__((noinline))
-void *wm_tail_bwd(void *dst, unsigned char *e, word x, const unsigned char *s, uintptr_t r)
+void *wm_tail_bwd(void *dst, unsigned char *e, uintptr_t r, const unsigned char *s, word x)
 {
 	if (WM_SMALL_CODE) {
 		while (r--) {
@@ -630,15 +631,20 @@ void *wm_merge_fwd(void *dst, const unsigned char *s, size_t n, unsigned char *d
 			HOLD2(dw, sw);
 		}
 		/*
-		 * The last 0..7 words: pairs, then an odd one.  Each load
-		 * right before its store here: loading both first cost a move
-		 * per pair, more than it saved for at most three pairs.
+		 * The last 0..7 words: pairs, then an odd one.  Both words
+		 * of a pair are loaded before the first store (HOLD2), so that
+		 * no store waits for the load just before it; the carried
+		 * word's half (m0) is shifted first, which frees its register
+		 * for the second load: no move per pair.
 		 */
 		dend = (word *)((unsigned char *)dw + (n & 6 * WSIZE));
 		while (dw != dend) {
+			word m0 = DROP(lo, ls);
+
 			hi = EDGE(sw + 1, s, (uintptr_t)s + n);
-			dw[0] = MERGE(lo, hi, ls, rs);
 			lo = EDGE(sw + 2, s, (uintptr_t)s + n);
+			HOLD2(hi, lo);
+			dw[0] = m0 | PUSH(hi, rs);
 			dw[1] = MERGE(hi, lo, ls, rs);
 			dw += 2;
 			sw += 2;
@@ -707,7 +713,7 @@ void *wm_merge_bwd(void *dst, const unsigned char *s, size_t n, unsigned char *e
 				lo = EDGE(--sw, (uintptr_t)s - n, s);
 				*--dw = MERGE(lo, hi, ls, rs);
 				hi = lo;
-				HOLD(sw);
+				HOLD(dw);	/* on sw, GCC -Os recomputed dw after it */
 			} while (dw != dstop);
 		}
 	} else {
@@ -723,9 +729,12 @@ void *wm_merge_bwd(void *dst, const unsigned char *s, size_t n, unsigned char *e
 		/* The last 0..7 words: pairs, then an odd one, as forward. */
 		dstop = (word *)((unsigned char *)dw - (n & 6 * WSIZE));
 		while (dw != dstop) {
+			word m0 = PUSH(hi, rs);
+
 			lo = EDGE(sw - 1, (uintptr_t)s - n, s);
-			dw[-1] = MERGE(lo, hi, ls, rs);
 			hi = EDGE(sw - 2, (uintptr_t)s - n, s);
+			HOLD2(lo, hi);
+			dw[-1] = DROP(lo, ls) | m0;
 			dw[-2] = MERGE(hi, lo, ls, rs);
 			dw -= 2;
 			sw -= 2;
@@ -746,7 +755,7 @@ void *wm_merge_bwd(void *dst, const unsigned char *s, size_t n, unsigned char *e
 		if (n * 8 > (uintptr_t)ls)
 			hi |= DROP(EDGE(sw - 1, (uintptr_t)sw + off - n, s), ls);
 	}
-	return wm_tail_bwd(dst, (unsigned char *)dw, hi, (const unsigned char *)sw + off, n);
+	return wm_tail_bwd(dst, (unsigned char *)dw, n, (const unsigned char *)sw + off, hi);
 }
 #undef MERGE4_BWD
 #undef MERGE4_OR
@@ -821,9 +830,8 @@ void *wm_copy_bwd(void *dst, const void *src, size_t n)
 	sw = wm_words_bwd((word *)d, (const word *)s, dstop);
 	if (!(n & WMASK))
 		return dst;
-	return wm_tail_bwd(dst, (unsigned char *)dstop,
-			   WM_SMALL_CODE ? 0 : EDGE(sw - 1, src, sw),
-			   (const unsigned char *)sw, n & WMASK);
+	return wm_tail_bwd(dst, (unsigned char *)dstop, n & WMASK, (const unsigned char *)sw,
+			   WM_SMALL_CODE ? 0 : EDGE(sw - 1, src, sw));
 }
 
 /*
