@@ -375,7 +375,7 @@ static inline void wm_store_head_bwd(unsigned char *e, word x, uintptr_t k)
  * Step 4, backward: the first r < WSIZE bytes, to those below the
  * word-aligned end e; x holds them as its last bytes, and they end at s.
  * Shared by both backward copies.  x comes last: as the third argument,
- * GCC moved n out of its register in wm_merge_bwd, one instruction a call.
+ * GCC moves n out of its register in wm_merge_bwd, one instruction a call.
  */
 WM_NO_LIBCALLS static __attribute__((noinline))
 void *wm_tail_bwd(void *dst, unsigned char *e, uintptr_t r, const unsigned char *s, word x)
@@ -458,9 +458,10 @@ static inline void wm_head_bwd(unsigned char *e, const unsigned char *s, uintptr
  * it: dw between the two groups (HOLD2 with sw, which the second group's
  * loads then need, keeps the step there), so that the second group's stores
  * and the loop's test find it done; sw after the second group's loads
- * (HOLD_GROUP_AND), long before the next iteration's.  Both at the end of
- * the body, the U74 waited for each: 37 cycles per 16 words, 34 now (one a
- * memory access, and one more where a group's loads turn to its stores).
+ * (HOLD_GROUP_AND), long before the next iteration's.  At the end of the
+ * body, the U74 would wait for each: 37 cycles per 16 words in its model
+ * where this takes 34 (one a memory access, and one more where a group's
+ * loads turn to its stores).
  */
 #define LOAD_FWD(i) word w##i = sw[i];
 /* Two statements of four: eight registers at once are more than x86-32 has. */
@@ -506,12 +507,14 @@ static inline const word *wm_words_fwd(word *dw, const word *sw, word *dend)
 }
 #undef LOAD_FWD
 #undef STORE_FWD
+#undef LOAD_FWD2
+#undef STORE_FWD2
 
 /*
  * Step 2, backward: the same below the word-aligned ends, down to dstop.  Only
  * sw's step is held: holding dw's too made GCC copy dw between two
  * registers twice an iteration; left free, it steps dw before the first
- * group's stores, which cost one cycle (35 per 16 words).
+ * group's stores, which costs one cycle (35 per 16 words).
  */
 #define LOAD_BWD(i) word w##i = sw[-1 - (i)];
 #define STORE_BWD(i) dw[-1 - (i)] = w##i;
@@ -549,7 +552,10 @@ static inline const word *wm_words_bwd(word *dw, const word *sw, word *dstop)
 }
 #undef LOAD_BWD
 #undef STORE_BWD
+#undef LOAD_BWD2
+#undef STORE_BWD2
 #undef HOLD_GROUP
+#undef HOLD_GROUP_AND
 
 /*
  * Steps 3 and 4, forward: n >= 1 bytes from s, which is not word-aligned, to
@@ -713,7 +719,7 @@ void *wm_merge_bwd(void *dst, const unsigned char *s, size_t n, unsigned char *e
 				lo = EDGE(--sw, (uintptr_t)s - n, s);
 				*--dw = MERGE(lo, hi, ls, rs);
 				hi = lo;
-				HOLD(dw);	/* on sw, GCC -Os recomputed dw after it */
+				HOLD(dw);	/* held on sw, GCC -Os recomputes dw after the loop */
 			} while (dw != dstop);
 		}
 	} else {
