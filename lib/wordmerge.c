@@ -374,10 +374,11 @@ static inline void wm_store_head_bwd(unsigned char *e, word x, uintptr_t k)
 /*
  * Step 4, backward: the first r < WSIZE bytes, to those below the
  * word-aligned end e; x holds them as its last bytes, and they end at s.
- * Shared by both backward copies.
+ * Shared by both backward copies.  x comes last: as the third argument,
+ * GCC moves n out of its register in wm_merge_bwd, one instruction a call.
  */
 WM_NO_LIBCALLS static __attribute__((noinline))
-void *wm_tail_bwd(void *dst, unsigned char *e, word x, const unsigned char *s, uintptr_t r)
+void *wm_tail_bwd(void *dst, unsigned char *e, uintptr_t r, const unsigned char *s, word x)
 {
 	if (WM_SMALL_CODE) {
 		while (r--) {
@@ -453,12 +454,24 @@ static inline void wm_head_bwd(unsigned char *e, const unsigned char *s, uintptr
  * pairs (a pair loaded before it is stored: one word at a time, clang
  * stored each word right after its load, which then waits for it); then
  * sixteen per iteration, in two groups of eight, each group all loaded
- * before any of it is stored.
+ * before any of it is stored.  Each pointer steps where nothing waits for
+ * it: dw between the two groups (HOLD2 with sw, which the second group's
+ * loads then need, keeps the step there), so that the second group's stores
+ * and the loop's test find it done; sw after the second group's loads
+ * (HOLD_GROUP_AND), long before the next iteration's.  At the end of the
+ * body, the U74 would wait for each: 37 cycles per 16 words in its model
+ * where this takes 34 (one a memory access, and one more where a group's
+ * loads turn to its stores).
  */
 #define LOAD_FWD(i) word w##i = sw[i];
 /* Two statements of four: eight registers at once are more than x86-32 has. */
 #define HOLD_GROUP HOLD4(w0, w1, w2, w3); HOLD4(w4, w5, w6, w7);
+/* The same, holding p too: p's step comes before the group's stores. */
+#define HOLD_GROUP_AND(p) HOLD4(w0, w1, w2, w3); \
+	__asm__("" : "+r"(w4), "+r"(w5), "+r"(w6), "+r"(w7), "+r"(p));
 #define STORE_FWD(i) dw[i] = w##i;
+#define LOAD_FWD2(i) word w##i = sw[8 + (i)];
+#define STORE_FWD2(i) dw[(i) - 8] = w##i;
 static inline const word *wm_words_fwd(word *dw, const word *sw, word *dend)
 {
 	word *dblk = dw + (WORDS(dw, dend) & 15);
@@ -486,21 +499,27 @@ static inline const word *wm_words_fwd(word *dw, const word *sw, word *dend)
 	}
 	while (dw != dend) {
 		{ R8(LOAD_FWD) HOLD_GROUP R8(STORE_FWD) }
-		dw += 8;
-		sw += 8;
-		{ R8(LOAD_FWD) HOLD_GROUP R8(STORE_FWD) }
-		dw += 8;
-		sw += 8;
-		HOLD(sw);
+		dw += 16;
+		HOLD2(dw, sw);
+		{ R8(LOAD_FWD2) sw += 16; HOLD_GROUP_AND(sw) R8(STORE_FWD2) }
 	}
 	return sw;
 }
 #undef LOAD_FWD
 #undef STORE_FWD
+#undef LOAD_FWD2
+#undef STORE_FWD2
 
-/* Step 2, backward: the same below the word-aligned ends, down to dstop. */
+/*
+ * Step 2, backward: the same below the word-aligned ends, down to dstop.  Only
+ * sw's step is held: holding dw's too made GCC copy dw between two
+ * registers twice an iteration; left free, it steps dw before the first
+ * group's stores, which costs one cycle (35 per 16 words).
+ */
 #define LOAD_BWD(i) word w##i = sw[-1 - (i)];
 #define STORE_BWD(i) dw[-1 - (i)] = w##i;
+#define LOAD_BWD2(i) word w##i = sw[-9 - (i)];
+#define STORE_BWD2(i) dw[7 - (i)] = w##i;
 static inline const word *wm_words_bwd(word *dw, const word *sw, word *dstop)
 {
 	word *dblk = dw - (WORDS(dstop, dw) & 15);
@@ -526,18 +545,17 @@ static inline const word *wm_words_bwd(word *dw, const word *sw, word *dstop)
 	dw = dblk;
 	while (dw != dstop) {
 		{ R8(LOAD_BWD) HOLD_GROUP R8(STORE_BWD) }
-		dw -= 8;
-		sw -= 8;
-		{ R8(LOAD_BWD) HOLD_GROUP R8(STORE_BWD) }
-		dw -= 8;
-		sw -= 8;
-		HOLD(sw);
+		dw -= 16;
+		{ R8(LOAD_BWD2) sw -= 16; HOLD_GROUP_AND(sw) R8(STORE_BWD2) }
 	}
 	return sw;
 }
 #undef LOAD_BWD
 #undef STORE_BWD
+#undef LOAD_BWD2
+#undef STORE_BWD2
 #undef HOLD_GROUP
+#undef HOLD_GROUP_AND
 
 /*
  * Steps 3 and 4, forward: n >= 1 bytes from s, which is not word-aligned, to
@@ -619,15 +637,20 @@ void *wm_merge_fwd(void *dst, const unsigned char *s, size_t n, unsigned char *d
 			HOLD2(dw, sw);
 		}
 		/*
-		 * The last 0..7 words: pairs, then an odd one.  Each load
-		 * right before its store here: loading both first cost a move
-		 * per pair, more than it saved for at most three pairs.
+		 * The last 0..7 words: pairs, then an odd one.  Both words
+		 * of a pair are loaded before the first store (HOLD2), so that
+		 * no store waits for the load just before it; the carried
+		 * word's half (m0) is shifted first, which frees its register
+		 * for the second load: no move per pair.
 		 */
 		dend = (word *)((unsigned char *)dw + (n & 6 * WSIZE));
 		while (dw != dend) {
+			word m0 = DROP(lo, ls);
+
 			hi = EDGE(sw + 1, s, (uintptr_t)s + n);
-			dw[0] = MERGE(lo, hi, ls, rs);
 			lo = EDGE(sw + 2, s, (uintptr_t)s + n);
+			HOLD2(hi, lo);
+			dw[0] = m0 | PUSH(hi, rs);
 			dw[1] = MERGE(hi, lo, ls, rs);
 			dw += 2;
 			sw += 2;
@@ -696,7 +719,7 @@ void *wm_merge_bwd(void *dst, const unsigned char *s, size_t n, unsigned char *e
 				lo = EDGE(--sw, (uintptr_t)s - n, s);
 				*--dw = MERGE(lo, hi, ls, rs);
 				hi = lo;
-				HOLD(sw);
+				HOLD(dw);	/* held on sw, GCC -Os recomputes dw after the loop */
 			} while (dw != dstop);
 		}
 	} else {
@@ -712,9 +735,12 @@ void *wm_merge_bwd(void *dst, const unsigned char *s, size_t n, unsigned char *e
 		/* The last 0..7 words: pairs, then an odd one, as forward. */
 		dstop = (word *)((unsigned char *)dw - (n & 6 * WSIZE));
 		while (dw != dstop) {
+			word m0 = PUSH(hi, rs);
+
 			lo = EDGE(sw - 1, (uintptr_t)s - n, s);
-			dw[-1] = MERGE(lo, hi, ls, rs);
 			hi = EDGE(sw - 2, (uintptr_t)s - n, s);
+			HOLD2(lo, hi);
+			dw[-1] = DROP(lo, ls) | m0;
 			dw[-2] = MERGE(hi, lo, ls, rs);
 			dw -= 2;
 			sw -= 2;
@@ -735,7 +761,7 @@ void *wm_merge_bwd(void *dst, const unsigned char *s, size_t n, unsigned char *e
 		if (n * 8 > (uintptr_t)ls)
 			hi |= DROP(EDGE(sw - 1, (uintptr_t)sw + off - n, s), ls);
 	}
-	return wm_tail_bwd(dst, (unsigned char *)dw, hi, (const unsigned char *)sw + off, n);
+	return wm_tail_bwd(dst, (unsigned char *)dw, n, (const unsigned char *)sw + off, hi);
 }
 #undef MERGE4_BWD
 #undef MERGE4_OR
@@ -769,14 +795,19 @@ void *wm_copy_fwd(void *dst, const void *src, size_t n)
 	/* 3. and 4. when src is not word-aligned now. */
 	if ((uintptr_t)s & WMASK)
 		return wm_merge_fwd(dst, s, n, d);
-	/* 2. Co-aligned: whole words. */
+	/*
+	 * 2. Co-aligned: whole words.  The tail's length is taken out of n
+	 * before the loop (HOLD): after it, its test would wait for it.
+	 */
 	dend = END(word *, d, n & ~WMASK);
+	n &= WMASK;
+	HOLD(n);
 	sw = wm_words_fwd((word *)d, (const word *)s, dend);
 	/* 4. The tail, from one aligned source word. */
-	if (!(n & WMASK))
+	if (!n)
 		return dst;
-	return wm_tail_fwd(dst, (unsigned char *)dend, n & WMASK,
-			   WM_SMALL_CODE ? 0 : EDGE(sw, sw, (uintptr_t)sw + (n & WMASK)),
+	return wm_tail_fwd(dst, (unsigned char *)dend, n,
+			   WM_SMALL_CODE ? 0 : EDGE(sw, sw, (uintptr_t)sw + n),
 			   (const unsigned char *)sw);
 }
 
@@ -805,9 +836,8 @@ void *wm_copy_bwd(void *dst, const void *src, size_t n)
 	sw = wm_words_bwd((word *)d, (const word *)s, dstop);
 	if (!(n & WMASK))
 		return dst;
-	return wm_tail_bwd(dst, (unsigned char *)dstop,
-			   WM_SMALL_CODE ? 0 : EDGE(sw - 1, src, sw),
-			   (const unsigned char *)sw, n & WMASK);
+	return wm_tail_bwd(dst, (unsigned char *)dstop, n & WMASK, (const unsigned char *)sw,
+			   WM_SMALL_CODE ? 0 : EDGE(sw - 1, src, sw));
 }
 
 /*
