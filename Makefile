@@ -259,10 +259,12 @@ $(IMG).dis: $(IMG).elf
 # and runs them, -j from make -j or else the number of cores.
 #   make test               install the Debian packages the tests need, run them all
 #   make test T="A B"       only the tests or groups named (tests/run.py --list)
+# tools/plugin.mk first: the others name its plugin in their rules' prerequisites,
+# which make expands as it reads them.
+include tools/plugin.mk
 include tests/build.mk
 include tests/bench.mk
 include tests/cycles.mk
-include tools/plugin.mk
 
 # Every tool a test needs (tools/deps.sh: how each is checked, and its
 # package on Debian, Fedora and Arch; on Debian it installs what is missing).

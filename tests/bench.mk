@@ -114,10 +114,10 @@ report:
 BENCH_CHECK_LOG := $(BENCH_DIR)/check-sweep$(BENCH_SUFFIX).log
 BENCH_CHECK_OUT := $(BENCH_DIR)/check-sweep$(BENCH_SUFFIX).out
 .PHONY: bench-check-sweep
-bench-check-sweep: bench-image-sweep $(MISALIGN_PLUGIN)
+bench-check-sweep: bench-image-sweep $(PLUGIN_SO)
 	$(Q)$(MAKE) --no-print-directory $(BENCH_CHECK_LOG).ok
 	$(Q)grep -E '^(PMU: sweep\[wordmerge\]|MISALIGNED-TOTAL|PASS: (no|control) )' $(BENCH_CHECK_OUT)
-$(BENCH_CHECK_LOG).ok: $(call bench_elf,sweep) $(MISALIGN_PLUGIN) run-qemu.sh
+$(BENCH_CHECK_LOG).ok: $(call bench_elf,sweep) $(PLUGIN_SO) run-qemu.sh
 	$(Q)mkdir -p $(BENCH_DIR) && rm -f $@
 	$(Q)$(BENCH_QEMU) --timeout 100 --check-alignment --elf $(call bench_elf,sweep) --log $(BENCH_CHECK_LOG) \
 		> $(BENCH_CHECK_OUT) 2>&1 || \
