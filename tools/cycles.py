@@ -84,14 +84,14 @@ def plugin_args(elf, harness, marks):
 
 def read_log(path):
     """A trace-mode log's meta and its cells (sweep, extra, mix) in call order."""
-    b = wmlog.read_bench(path)[1]
+    log, b = wmlog.read_bench(path)
     if b.mode != "trace":
         raise Error(f"{path}: a benchmark log of mode {b.mode}, not trace "
                     f"(the model needs the image built with BENCH=trace)")
     cells = [dict(b.cells[kind][key], kind=kind) for kind, key in b.order if kind != "big"]
     if not cells:
         raise Error(f"{path}: no CSV:sweep lines")
-    return b.meta, cells
+    return log, b.meta, cells
 
 
 def read_trace(path):
@@ -411,11 +411,8 @@ def model(seqs, info, elf, jobs, cache=None):
 
 def cmd_model(a):
     elf = elfmod.Elf(a.elf)
-    meta, cells = read_log(a.log)
-    memcpy = elf.address("memcpy")[0]
-    if meta["memcpy_addr"] != f"0x{memcpy:x}":
-        raise Error(f"{a.log} was written by another image than {a.elf} (memcpy "
-                    f"at {meta['memcpy_addr']} in the log, 0x{memcpy:x} in the ELF)")
+    log, meta, cells = read_log(a.log)
+    elf.wrote(a.log, log.build_id, meta["memcpy_addr"])
     windows, first, insns = read_trace(a.trace)
     seqs = cells_from_trace(windows, first, cells, insns, elf, HARNESS)
     impls = sorted({c["impl"] for c in cells})
