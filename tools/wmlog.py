@@ -23,6 +23,7 @@ import zlib
 
 SPEC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs", "protocol.md")
 TAG = re.compile(r"^([A-Z][A-Z-]*): (.*)$")
+DONE = "benchmark {mode}: {points} points measured, {failures} failures"   # a CSV:done record
 TYPES = {"int": r"\d+", "int?": r"\d*", "hex": r"0x[0-9a-fA-F]+", "hex8": r"[0-9a-f]{8}",
          "name": r"[A-Za-z0-9_.-]+", "text": r".*"}
 
@@ -137,6 +138,11 @@ class Log:
     def bench(self):
         """The last complete benchmark block, or None."""
         return self.benches[-1] if self.benches else None
+
+    @property
+    def failed(self):
+        """Groups that ended with a FAIL: line, in plan order."""
+        return [g for g in self.plan or [] if self.groups.get(g, {}).get("result") == "FAIL"]
 
     @property
     def missing(self):
@@ -299,7 +305,7 @@ def progress(src, out):
         except Error:
             continue
         if r and raw[0] == "done":
-            line = "SUMMARY: benchmark {mode}: {points} points measured, {failures} failures"
+            line = "SUMMARY: " + DONE
         elif r:     # a, b: the 32 MiB phase's implementation and memcpy's row, else dst%8, src%8
             line = ("PROGRESS: fleet call mix, {fn}" if r["phase"] == "mix" else
                     "PROGRESS: {fn} 32 MiB, {a}" + ", row i={b} of 0..7" * (r["fn"] == "memcpy")
