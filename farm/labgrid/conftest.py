@@ -1,9 +1,7 @@
 # SPDX-License-Identifier: MIT
-"""One boot of the image per session on labgrid's target main, its console
-read to the EXIT: line (every wait bounded) and parsed with tools/wmlog.py.
-A target with a UBootDriver is a board, booted through U-Boot; else QEMU
-boots the image as -kernel.  The target's options: wordmerge_timeout
-(default 300 s), wordmerge_load (a board's U-Boot commands).  docs/farms.md."""
+"""One boot of the image per session on labgrid's target main (a board through
+U-Boot where it has a UBootDriver, else QEMU), its console read to the EXIT:
+line and parsed with tools/wmlog.py; the target's options: docs/farms.md."""
 import os
 import re
 import shutil
