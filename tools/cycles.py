@@ -320,13 +320,13 @@ def mca_text(seq, info):
 
 # ---- llvm-mca ----------------------------------------------------------------------
 
-def run_mca(texts, mcpu, ns):
+def run_mca(texts, mcpu, ns, strict=True):
     """llvm-mca's Total Cycles of each of texts on mcpu, which must count ns instructions,
-    a code region each of one run (docs, step 5); any warning is an error."""
+    a code region each of one run (docs, step 5); strict: any warning is an error."""
     src = "".join(f"# LLVM-MCA-BEGIN r{k}\n{t.replace('.Lb', f'.Lr{k}_')}# LLVM-MCA-END r{k}\n"
                   for k, t in enumerate(texts))
     p = run(["llvm-mca", f"-mcpu={mcpu}"] + MCA_ARGS, src)
-    if p.returncode or p.stderr.strip():
+    if p.returncode or strict and p.stderr.strip():
         raise Error(f"llvm-mca -mcpu={mcpu} failed: {p.stderr.strip()[:400]}")
     got = [[int(v) for v in re.findall(rf"^{k}:\s+(\d+)$", p.stdout, re.M)]
            for k in ("Instructions", "Total Cycles")]
