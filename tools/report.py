@@ -45,7 +45,7 @@ import elf as elfmod  # noqa: E402  (tools/elf.py)
 import wmlog  # noqa: E402  (tools/wmlog.py)
 from wmlog import Error  # noqa: E402
 
-CORES = ("u74", "u54")
+CORES = tuple(core for core, _ in cycles.CORES)     # u74, u54: the cycle model's
 # A board's core, by the device tree's model name.
 BOARDS = (("u74", r"jh71[01]0|visionfive|unmatched|fu740|star64|beaglev|pinetab-v|milk-?v.?mars"
                   r"|u74"), ("u54", r"unleashed|fu540|mpfs|icicle|polarfire|u54"))
