@@ -95,7 +95,7 @@ class Bench:
                       if {"fn", "impl"} <= {name for name, _ in spec}}
         self.keys = {k: _key_fields(k) for k in self.cells}
         self.order = []          # (kind, key) of every cell, in the log's order
-        self.done = self.end = None
+        self.done = None
         self.records, self.crc = 0, zlib.crc32(b"")
 
     def meta_int(self, key):
@@ -131,7 +131,7 @@ class Log:
     def __init__(self, path):
         self.path = path
         self.build_id = self.verdict = self.plan = self.summary = self.status = None
-        self.banner, self.pmu, self.groups, self.cases = {}, [], {}, {}
+        self.pmu, self.groups, self.cases = [], {}, {}
         self.fails, self.traps, self.benches, self.lines = [], [], [], []
 
     @property
@@ -214,8 +214,6 @@ def read(path):
         log.lines.append((n, tag, form, f))
         if form == "build_id":
             log.build_id = f["build_id"]
-        elif tag == "BANNER":
-            log.banner[form] = f
         elif form == "verdict":
             log.verdict = f["verdict"]
         elif form == "phase":
