@@ -19,13 +19,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import wmlog  # noqa: E402
 
 
-def failed(log):
-    """The groups the log says failed, in plan order."""
-    return [g for g in log.plan or [] if log.groups.get(g, {}).get("result") == "FAIL"]
-
-
 def groups(log):
-    return f"{len(log.plan or [])} groups, failed: {' '.join(failed(log)) or 'none'}"
+    return f"{len(log.plan or [])} groups, failed: {' '.join(log.failed) or 'none'}"
 
 
 def labgrid(xml, path, failed_tests=""):
@@ -43,9 +38,9 @@ def labgrid(xml, path, failed_tests=""):
     said = props.get("test_groups", {}).get("failed_groups")
     if said is None:
         problems.append("test_groups did not run or recorded no failed_groups")
-    elif said.split() != failed(log):
-        problems.append(f"test_groups says the groups {said.split()} failed, the log {failed(log)}")
-    for g in failed(log):
+    elif said.split() != log.failed:
+        problems.append(f"test_groups says the groups {said.split()} failed, the log {log.failed}")
+    for g in log.failed:
         first = (log.cases.get(g) or [log.groups[g]["line"]])[0]
         if first not in errors.get("test_groups", ""):
             problems.append(f"test_groups's message lacks {first!r}")

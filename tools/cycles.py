@@ -36,10 +36,7 @@ CORES = (("u74", "sifive-u74"), ("u54", "sifive-u54"))
 MC_ARGS = ["-triple=riscv64", "-mattr=+m,+a,+c"]
 MCA_ARGS = ["-mtriple=riscv64", "-iterations=1", "-instruction-info=0", "-resource-pressure=0"]
 HARNESS, MARK = ("time_cpy", "time_set"), "bench_trace_start"
-# No write of a dropped link this many instructions before the link's first
-# reader: twice the writer's longest latency in either model, 34 cycles for a
-# divide or remainder (rounded up), 4 for a multiply, 3 for the rest (docs).
-LINK_LOOKBACK = 72
+LINK_LOOKBACK = 72     # a dropped link's writer this close to its reader: docs, step 4 (b)
 
 
 def link_span(text):
@@ -84,14 +81,14 @@ def plugin_args(elf, harness, marks):
 
 def read_log(path):
     """A trace-mode log's meta and its cells (sweep, extra, mix) in call order."""
-    b = wmlog.read_bench(path)[1]
+    log, b = wmlog.read_bench(path)
     if b.mode != "trace":
         raise Error(f"{path}: a benchmark log of mode {b.mode}, not trace "
                     f"(the model needs the image built with BENCH=trace)")
     cells = [dict(b.cells[kind][key], kind=kind) for kind, key in b.order if kind != "big"]
     if not cells:
         raise Error(f"{path}: no CSV:sweep lines")
-    return b.meta, cells
+    return log, b.meta, cells
 
 
 def read_trace(path):
@@ -136,11 +133,9 @@ def read_trace(path):
 # ---- instructions: llvm-mc's text, proven exact, and what the model needs -------
 
 def analyse(pc, raw, text):
-    """What the model needs of one instruction, from llvm-mc's text of raw
-    (compressed ones expanded, every register named): the registers it reads
-    and writes, the one it links to (0: none), whether it is a jump or any
-    transfer of control (ctl), and its line for llvm-mca ('{L}': a label) and
-    whether that needs the C extension: every jump becomes c.j or c.jr."""
+    """What the model needs of one instruction (docs, steps 3 and 4): the registers it reads
+    and writes, the one it links to (0: none), whether it is a jump or any transfer of control
+    (ctl), its line for llvm-mca ('{L}': a label) and whether that needs the C extension."""
     mn, _, rest = text.partition(" ")
     ops = [o.strip() for o in rest.split(",")] if rest else []
     regs = [REGS.index(r) for o in ops for r in re.findall(r"[a-z][a-z0-9]*", o) if r in REGS]
@@ -186,9 +181,7 @@ def disassemble(raw, elf):
 
 
 def roundtrip(insns, elf):
-    """Assemble the text of each of insns (C on for 2-byte originals, off for
-    4-byte ones: with it on the assembler compresses what it can) and compare
-    the bytes with the original's."""
+    """The text of each of insns assembled back to its original bytes (docs, step 3)."""
     p = run(["llvm-mc", "-show-encoding"] + MC_ARGS, "".join(
         f".option {'rvc' if len(i.raw) == 2 else 'norvc'}\n{i.text}\n" for i in insns))
     if p.returncode:
@@ -248,10 +241,7 @@ def label(c):
 
 
 def cells_from_trace(windows, first, cells, insns, elf, harness):
-    """The sequence of each call: the windows after the mark in order, one a
-    call, less the harness's own instructions.  A cell is one call, a mix line
-    its `calls` calls (bench.c's rule); the calls of each must hold exactly
-    the log's instret figure for it, or the trace is not of that run."""
+    """The sequence of each call, less the harness's own instructions (docs, steps 1 and 2)."""
     ranges = [(lo, lo + size) for lo, size in (elf.address(f) for f in harness)]
     if first is None:
         raise Error("the trace has no mark: not a trace of a BENCH=trace image run "
@@ -290,10 +280,7 @@ def flat(seq):
 
 
 def check_links(seq, info, elf):
-    """A linking jump goes to llvm-mca without its link (docs), exact while the
-    next instruction does not read it (unless a jump or branch) and no write
-    of it before the jump is within link_span() of its first reader after the
-    jump (jumps write nothing as modeled)."""
+    """Error unless each linking jump of seq can lose its link (docs, step 4 (a) and (b))."""
     if not any(info[pc].link for p, _ in seq for pc in p):
         return
     pcs = list(flat(seq))
@@ -334,10 +321,8 @@ def mca_text(seq, info):
 # ---- llvm-mca ----------------------------------------------------------------------
 
 def run_mca(texts, mcpu, ns, strict=True):
-    """llvm-mca's Total Cycles of each of texts on mcpu, which must count ns
-    instructions, from one run, a code region each: llvm-mca models each
-    region on its own, as if run alone, and one process for many saves its
-    start-up.  strict: any warning (such as "found a call") is an error."""
+    """llvm-mca's Total Cycles of each of texts on mcpu, which must count ns instructions,
+    a code region each of one run (docs, step 5); strict: any warning is an error."""
     src = "".join(f"# LLVM-MCA-BEGIN r{k}\n{t.replace('.Lb', f'.Lr{k}_')}# LLVM-MCA-END r{k}\n"
                   for k, t in enumerate(texts))
     p = run(["llvm-mca", f"-mcpu={mcpu}"] + MCA_ARGS, src)
@@ -381,27 +366,24 @@ def model(seqs, info, elf, jobs, cache=None):
             todo[core].append((seq, text, path))
     # Batches of short sequences; a long one alone (they come longest first).
     batches = []
-    for (core, mcpu), jobs_ in ((c, todo[c[0]]) for c in CORES):
-        for seq, text, path in jobs_:
-            if not batches or batches[-1][0] != core or \
-                    batches[-1][3] + count(seq) > BATCH_INSNS:
-                batches.append((core, mcpu, [], 0))
-            core_, mcpu_, items, n = batches[-1]
-            batches[-1] = (core_, mcpu_, items + [(seq, text, path)], n + count(seq))
+    for core, mcpu in CORES:
+        for item in todo[core]:
+            if not batches or batches[-1][0] != core or batches[-1][3] + count(item[0]) > BATCH_INSNS:
+                batches.append([core, mcpu, [], 0])
+            batches[-1][2].append(item)
+            batches[-1][3] += count(item[0])
 
     def work(batch):
         core, mcpu, items, _ = batch
         vs = run_mca([t for _, t, _ in items], mcpu, [count(s) for s, _, _ in items])
         for (seq, _, path), v in zip(items, vs):
+            out[seq][core] = v
             if path:
                 wmlog.write_atomic(path, f"{v}\n")
-        return core, [(s, v) for (s, _, _), v in zip(items, vs)]
 
     ex = concurrent.futures.ThreadPoolExecutor(jobs)
     try:
-        for core, done in ex.map(work, batches):
-            for seq, v in done:
-                out[seq][core] = v
+        list(ex.map(work, batches))     # an error of any batch is raised here
     finally:
         ex.shutdown(cancel_futures=True)
     return out, version, hits, len(batches)
@@ -411,11 +393,8 @@ def model(seqs, info, elf, jobs, cache=None):
 
 def cmd_model(a):
     elf = elfmod.Elf(a.elf)
-    meta, cells = read_log(a.log)
-    memcpy = elf.address("memcpy")[0]
-    if meta["memcpy_addr"] != f"0x{memcpy:x}":
-        raise Error(f"{a.log} was written by another image than {a.elf} (memcpy "
-                    f"at {meta['memcpy_addr']} in the log, 0x{memcpy:x} in the ELF)")
+    log, meta, cells = read_log(a.log)
+    elf.wrote(a.log, log.build_id, meta["memcpy_addr"])
     windows, first, insns = read_trace(a.trace)
     seqs = cells_from_trace(windows, first, cells, insns, elf, HARNESS)
     impls = sorted({c["impl"] for c in cells})

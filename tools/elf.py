@@ -62,6 +62,15 @@ class Elf:
         return next((n.n_desc for n in s.iter_notes() if n.n_type == "NT_GNU_BUILD_ID"),
                     None) if s else None
 
+    def wrote(self, log, build_id, memcpy_addr=None):
+        """Error unless this is the image that wrote LOG: the log's build id (BANNER:) and
+        memcpy's address (CSV:meta), where the log gives them."""
+        ours, at = self.build_id(), memcpy_addr and self.address("memcpy")[0]
+        if build_id and build_id != ours or at and at != int(memcpy_addr, 16):
+            raise Error(f"{self.path} is not the image that wrote {log}: " + (
+                f"memcpy at 0x{at:x}, the log says {memcpy_addr}" if ours == build_id or not
+                build_id else f"its build id is {ours or 'absent'}, the log's {build_id}"))
+
     def _symbols(self):
         tab = self.elf.get_section_by_name(".symtab")
         if tab is None:
@@ -215,7 +224,7 @@ BUILD_ID = re.compile(rb"\r*BANNER: build-id ([0-9a-f]*)\r?\n?$")
 def symbolize(elf, src, out):
     """Copy src to out a line at a time (a live run's output), never losing
     one: whatever goes wrong, the rest is copied as it is."""
-    status, ours = 0, elf.build_id()
+    status = 0
 
     def name(m):
         sym = elf.lookup(int(m.group(1), 16))
@@ -226,10 +235,12 @@ def symbolize(elf, src, out):
 
     for line in iter(src.readline, b""):
         m = BUILD_ID.match(line)
-        if m and status == 0 and m.group(1).decode() != ours:
-            print(f"elf.py: error: the log is of build-id {m.group(1).decode()}, {elf.path} of "
-                  f"{ours}: its names would be wrong; the rest is copied without names",
-                  file=sys.stderr)
+        try:
+            if m and status == 0:
+                elf.wrote("the log", m.group(1).decode())
+        except Error as e:
+            print(f"elf.py: error: {e}: its names would be wrong; the rest is copied without "
+                  "names", file=sys.stderr)
             status = 2
         try:
             if status == 0 and line.lstrip(b"\r").startswith(b"TRAP: "):

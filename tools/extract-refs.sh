@@ -2,17 +2,10 @@
 # SPDX-License-Identifier: MIT
 # Usage: extract-refs.sh CROSS_COMPILE PREFIX OUT.o LIBC.A | OBJECT...
 # One relocatable object OUT.o with a reference implementation's memcpy,
-# memmove and memset renamed PREFIX_memcpy etc. (references between them
-# too), so that it links beside ours: from a C library archive, the members
-# that define the three (picolibc); or every OBJECT given (the peers that
-# tests/peers.mk builds from their sources), with those of the three they
-# define.  CROSS_COMPILE '' takes the
-# host's binutils.
-#
-# Where a public name is a weak alias of a strong __NAME (the kernel's
-# ENTRY(__memcpy) WEAK(memcpy): one entry once the linker has relaxed the
-# alignment between them), __NAME is the one renamed and the alias dropped:
-# __NAME carries the function's size, which the report's code sizes read.
+# memmove and memset renamed PREFIX_memcpy etc., so that it links beside ours:
+# from a C library archive, the members that define the three (picolibc); or
+# every OBJECT given (tests/peers.mk's).  CROSS_COMPILE '' takes the host's
+# binutils.  What is renamed, and why: docs/peers.md.
 set -eu
 [ $# -ge 4 ] || { echo "usage: $0 CROSS_COMPILE PREFIX OUT.o LIBC.A|OBJECT..." >&2; exit 2; }
 cross=$1 prefix=$2 out=$3
@@ -50,9 +43,7 @@ for sym in memcpy memmove memset; do
 		set -- "$@" --redefine-sym "$sym=${prefix}_$sym"
 	fi
 done
-# Their other global functions (glibc's _wordcopy_* helpers) get the prefix
-# too: no clash with another implementation's, and the report counts every
-# PREFIX_ function in the implementation's code size.
+# Their other global functions get the prefix too (docs/peers.md).
 for sym in $(printf '%s\n' "$defined" | awk '$(NF-1) == "T" { print $NF }'); do
 	case $sym in memcpy|memmove|memset|__memcpy|__memmove|__memset|"${prefix}"_*) ;;
 	*) set -- "$@" --redefine-sym "$sym=${prefix}_$sym" ;;

@@ -198,15 +198,6 @@ static uint64_t next_pc;                /* where the run continues */
 static uint64_t pend_pc, pend_len, pend_rep;   /* the last run, not yet written */
 static uint64_t n_windows, n_insns, n_marks, n_anomalies;
 
-static void *must(void *p)
-{
-    if (!p) {
-        fprintf(stderr, "plugin: out of memory\n");
-        abort();
-    }
-    return p;
-}
-
 /* "key=value" -> the value if the key matches, else NULL. */
 static const char *arg_value(const char *arg, const char *key)
 {
@@ -340,7 +331,10 @@ static struct insn *insn_get(uint64_t pc, const uint8_t *bytes, size_t size)
             return in;
         }
     }
-    in = must(calloc(1, sizeof(*in)));
+    if (!(in = calloc(1, sizeof(*in)))) {
+        fprintf(stderr, "plugin: out of memory\n");
+        abort();
+    }
     in->pc = pc;
     in->size = (uint8_t)size;
     memcpy(in->bytes, bytes, size);

@@ -45,16 +45,16 @@ import elf as elfmod  # noqa: E402  (tools/elf.py)
 import wmlog  # noqa: E402  (tools/wmlog.py)
 from wmlog import Error  # noqa: E402
 
-CORES = ("u74", "u54")
+CORES = tuple(core for core, _ in cycles.CORES)     # u74, u54: the cycle model's
 # A board's core, by the device tree's model name.
 BOARDS = (("u74", r"jh71[01]0|visionfive|unmatched|fu740|star64|beaglev|pinetab-v|milk-?v.?mars"
                   r"|u74"), ("u54", r"unleashed|fu540|mpfs|icicle|polarfire|u54"))
-# A target line (tests/bench-targets.txt): function n pairs kind bound [ceiling].
-TARGET = re.compile(r"(\S+) (\d+) (al|mis|any|\d(?:,\d)?) (per_call|per_byte|memcpy\+|"
-                    r"(?:u74|u54)_per_(?:call|byte)) (\d+(?:\.\d*)?)(?: (\d+(?:\.\d*)?))?")
-# function mix class kind bound [ceiling]: the mean over the fleet call mix's calls.
-MIX_TARGET = re.compile(r"(\S+) mix (all|\d+(?:-\d+)?) (per_call|(?:u74|u54)_per_call) "
-                        r"(\d+(?:\.\d*)?)(?: (\d+(?:\.\d*)?))?")
+# A target line (tests/bench-targets.txt): function n pairs kind bound [ceiling], function mix
+# class kind bound [ceiling] (the mean over the fleet call mix's calls), or size opt what kind bound.
+NUM = r"(\d+(?:\.\d*)?)"
+TARGET = re.compile(r"(?:(\S+) (?:(\d+) (al|mis|any|\d(?:,\d)?) (per_call|per_byte|memcpy\+|(?:u74|u54)_"
+                    r"per_(?:call|byte))|mix (all|\d+(?:-\d+)?) (per_call|(?:u74|u54)_per_call))"
+                    rf"|size (\S+) (\S+) \S+) {NUM}(?: {NUM})?")
 COUNTERS = ("Counters: cycle = rdcycle, instret = rdinstret, time = rdtime; each figure the "
             "minimum over the runs of a point, net of the measurement overhead, per call [per "
             "byte]; MB/s: 10^6 bytes per second of rdtime (under -icount 1 ns an instruction).")
@@ -117,21 +117,17 @@ def mbps(v, hz):
 
 def read_elf(path, run):
     """Code sizes from PATH if it is the image that wrote the log (the same build id)."""
-    elf, ours, other = elfmod.Elf(path), run.log.build_id, f"{path} is not the image that"
-    if ours and elf.build_id() != ours:
-        raise Error(f"{other} wrote {run.path}: its build id is "
-                       f"{elf.build_id() or 'absent'}, the log's {ours}")
+    elf = elfmod.Elf(path)
+    elf.wrote(run.path, run.log.build_id)
     try:
-        syms, addr = {f.name: f for f in elf.functions()}, run.meta.get("memcpy_addr")
+        syms = {f.name: f for f in elf.functions()}
     except Error as e:    # stripped: the same build, but no names to size
         print(f"report: note: {e}: no code sizes", file=sys.stderr)
         return None
     missing = [s for s in ("memcpy", *run.b.symbols.values()) if s not in syms]
     if missing:
-        raise Error(f"{other} wrote the log (no function {missing[0]})")
-    if addr is not None and int(addr, 16) != syms["memcpy"].addr:
-        raise Error(f"{other} wrote the log (memcpy at 0x{syms['memcpy'].addr:x}, the "
-                       f"log says {addr})")
+        raise Error(f"{path} is not the image that wrote {run.path}: no function {missing[0]}")
+    elf.wrote(run.path, None, run.meta.get("memcpy_addr"))
     lib = sorted((f.name, f.size) for f in syms.values() if f.size and elfmod.is_lib(f.name))
     # Another's total: every function with its symbols' prefix (extract-refs.sh gives helpers it).
     prefixes = {i: s[:-len(fn)] for (i, fn), s in run.b.symbols.items() if s.endswith("_" + fn)}
@@ -189,15 +185,10 @@ def read_targets(path, run):
         m = TARGET.fullmatch(" ".join(p))
         if len(p) == 2 and p[0] == "for":
             scope = p[1]                # the build the rows below are for
-        elif len(p) == 5 and p[0] == "size" and p[4].isdigit():
-            rows.append({"fn": "size", "opt": p[1], "what": p[2], "bound": int(p[4])})
-        elif m:
-            rows.append({"fn": m[1], "n": int(m[2]), "pairs": m[3], "kind": m[4], "opt": scope,
-                         "bound": float(m[5]), "ceiling": m[6] and float(m[6]),
-                         "where": f"{path}:{i}"})
-        elif (m := MIX_TARGET.fullmatch(" ".join(p))):
-            rows.append({"fn": m[1], "n": None, "pairs": m[2], "kind": m[3], "opt": scope,
-                         "bound": float(m[4]), "ceiling": m[5] and float(m[5]),
+        elif m and not (m[7] and m[10]):    # a size row has no ceiling
+            rows.append({"fn": m[1] or "size", "n": m[2] and int(m[2]), "pairs": m[3] or m[5],
+                         "kind": m[4] or m[6], "opt": m[7] or scope, "what": m[8],
+                         "bound": float(m[9]), "ceiling": m[10] and float(m[10]),
                          "where": f"{path}:{i}"})
         elif p:
             raise Error(f"{path}:{i}: not a target line (function n pairs kind bound "
@@ -219,7 +210,7 @@ def eval_target(run, t, sizes, model):
         ok = s["lib_total"] <= t["bound"]
         return ("PASS" if ok else "FAIL", cell, f"{s['lib_total']} bytes of .text from "
                 f"{os.path.basename(s['libfile'])} ({', '.join(f'{n} {b}' for n, b in s['lib'])})"
-                f" {'<=' if ok else '>'} {t['bound']}")
+                f" {'<=' if ok else '>'} {t['bound']:g}")
     fn, n, cls, kind, bound, ceil = (t[k] for k in ("fn", "n", "pairs", "kind", "bound", "ceiling"))
     if fn not in run.title:
         raise Error(f"{t['where']}: the log announces no function {fn} "
@@ -488,9 +479,8 @@ def cmd_summary(args):
     L += [""] * bool(pmu) + [f"PMU: {f['phase']}[{f['impl']}]: misaligned loads +{f['loads']} "
                              f"stores +{f['stores']}{f['ref'] or ''}" for f in pmu]
     if b.done:
-        L.append(f"benchmark {b.done['mode']}: {b.done['points']} points measured, "
-                 f"{b.done['failures']} failures" + (
-                     f" (misaligned accesses counted in {run.ours})" if b.done["failures"] else ""))
+        L.append(wmlog.DONE.format(**b.done) + (
+            f" (misaligned accesses counted in {run.ours})" if b.done["failures"] else ""))
     if run.log.status not in (None, 0):
         L.append(f"(the image's EXIT: STATUS={run.log.status}: it failed, see the log)")
     print("\n".join(L))
@@ -530,8 +520,6 @@ def cmd_cycles(a):
                     for core, k in (("U74", 3), ("U54", 4))
                     for b in [min(others, key=lambda o: means[o][k])]))
     return 0
-
-
 
 
 def cmd_compare(a):

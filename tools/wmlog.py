@@ -23,6 +23,7 @@ import zlib
 
 SPEC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs", "protocol.md")
 TAG = re.compile(r"^([A-Z][A-Z-]*): (.*)$")
+DONE = "benchmark {mode}: {points} points measured, {failures} failures"   # a CSV:done record
 TYPES = {"int": r"\d+", "int?": r"\d*", "hex": r"0x[0-9a-fA-F]+", "hex8": r"[0-9a-f]{8}",
          "name": r"[A-Za-z0-9_.-]+", "text": r".*"}
 
@@ -94,7 +95,7 @@ class Bench:
                       if {"fn", "impl"} <= {name for name, _ in spec}}
         self.keys = {k: _key_fields(k) for k in self.cells}
         self.order = []          # (kind, key) of every cell, in the log's order
-        self.done = self.end = None
+        self.done = None
         self.records, self.crc = 0, zlib.crc32(b"")
 
     def meta_int(self, key):
@@ -130,13 +131,18 @@ class Log:
     def __init__(self, path):
         self.path = path
         self.build_id = self.verdict = self.plan = self.summary = self.status = None
-        self.banner, self.pmu, self.groups, self.cases = {}, [], {}, {}
+        self.pmu, self.groups, self.cases = [], {}, {}
         self.fails, self.traps, self.benches, self.lines = [], [], [], []
 
     @property
     def bench(self):
         """The last complete benchmark block, or None."""
         return self.benches[-1] if self.benches else None
+
+    @property
+    def failed(self):
+        """Groups that ended with a FAIL: line, in plan order."""
+        return [g for g in self.plan or [] if self.groups.get(g, {}).get("result") == "FAIL"]
 
     @property
     def missing(self):
@@ -208,8 +214,6 @@ def read(path):
         log.lines.append((n, tag, form, f))
         if form == "build_id":
             log.build_id = f["build_id"]
-        elif tag == "BANNER":
-            log.banner[form] = f
         elif form == "verdict":
             log.verdict = f["verdict"]
         elif form == "phase":
@@ -299,7 +303,7 @@ def progress(src, out):
         except Error:
             continue
         if r and raw[0] == "done":
-            line = "SUMMARY: benchmark {mode}: {points} points measured, {failures} failures"
+            line = "SUMMARY: " + DONE
         elif r:     # a, b: the 32 MiB phase's implementation and memcpy's row, else dst%8, src%8
             line = ("PROGRESS: fleet call mix, {fn}" if r["phase"] == "mix" else
                     "PROGRESS: {fn} 32 MiB, {a}" + ", row i={b} of 0..7" * (r["fn"] == "memcpy")

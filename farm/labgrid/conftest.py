@@ -1,9 +1,7 @@
 # SPDX-License-Identifier: MIT
-"""One boot of the image per session on labgrid's target main, its console
-read to the EXIT: line (every wait bounded) and parsed with tools/wmlog.py.
-A target with a UBootDriver is a board, booted through U-Boot; else QEMU
-boots the image as -kernel.  The target's options: wordmerge_timeout
-(default 300 s), wordmerge_load (a board's U-Boot commands).  docs/farms.md."""
+"""One boot of the image per session on labgrid's target main (a board through
+U-Boot where it has a UBootDriver, else QEMU), its console read to the EXIT:
+line and parsed with tools/wmlog.py; the target's options: docs/farms.md."""
 import os
 import re
 import shutil
@@ -15,7 +13,7 @@ import pytest
 from pexpect import TIMEOUT
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from check import failed, wmlog  # noqa: E402  farm/check.py
+from check import wmlog  # noqa: E402  farm/check.py
 
 EXIT = re.compile(rb"^EXIT: .*\n", re.M)  # the protocol's last line, whole
 
@@ -76,7 +74,7 @@ def _boot_board(target, deadline, load):
 @pytest.fixture(scope="session")
 def wordmerge_log(target, request):
     """One boot: the wmlog.Log of its console plus console (the lines), timeout,
-    seconds, failed (groups), qemu_exitcode (if QEMU ended by itself)."""
+    seconds, qemu_exitcode (if QEMU ended by itself)."""
     from labgrid.driver import QEMUDriver, UBootDriver
     option = lambda name, default: target.env.config.get_target_option(target.name, name, default)
     timeout, started = float(option("wordmerge_timeout", "300")), time.monotonic()
@@ -103,7 +101,7 @@ def wordmerge_log(target, request):
         pytest.fail(f"the console log breaks the protocol: {e}; its last lines:\n"
                     + "\n".join(console[-15:]), pytrace=False)
     log.console, log.timeout, log.seconds = console, timeout, time.monotonic() - started
-    log.failed, log.qemu_exitcode = failed(log), getattr(qemu, "exitcode", None)
+    log.qemu_exitcode = getattr(qemu, "exitcode", None)
     request.config._wordmerge_log = log
     return log
 

@@ -1,8 +1,6 @@
 # SPDX-License-Identifier: MIT
-"""WordmergeQEMUDriver: labgrid's QEMUDriver for an image that ends QEMU
-itself through virt's test finisher, with an off() that accepts a QEMU that
-has exited (or exits while QMP's quit is on its way) and keeps its exit
-status in exitcode.  Imported by the environments' `imports:`; docs/farms.md."""
+"""WordmergeQEMUDriver: labgrid's QEMUDriver for an image that ends QEMU itself
+(docs/farms.md says why); its exit status is kept in exitcode."""
 import attr
 
 from labgrid.driver import QEMUDriver
