@@ -334,7 +334,8 @@ static inline void wm_store_tail(unsigned char *d, word x, uintptr_t r, int same
  * d; returns dst.  x holds them as its first bytes, s points at them: the
  * speed-first variant stores x, the size-first one copies bytes from s (GCC
  * drops the argument a variant does not use).  Shared, in tail position, by
- * the co-aligned and the merging copy.
+ * the co-aligned, the merging and the short copy.  The speed-first variant
+ * reads r's low bits only: the short copy passes its whole length.
  */
 WM_NO_LIBCALLS static __attribute__((noinline))
 void *wm_tail_fwd(void *dst, unsigned char *d, uintptr_t r, word x, const unsigned char *s)
@@ -878,10 +879,11 @@ void *wm_small_words(void *dst, const void *src, size_t n)
 			dw[0] = x;
 			return dst;
 		}
+		if (!(n & WMASK))
+			return dst;
 	}
-	if (!(n & WMASK))
-		return dst;
-	return wm_tail_fwd(dst, (unsigned char *)dw, n & WMASK, x, (const unsigned char *)sw);
+	/* n's low bits are the tail (below one word, n >= 1 is all tail). */
+	return wm_tail_fwd(dst, (unsigned char *)dw, n, x, (const unsigned char *)sw);
 }
 
 WM_NO_LIBCALLS static __attribute__((noinline))
