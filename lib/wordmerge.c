@@ -972,6 +972,11 @@ WM_NO_LIBCALLS void *WM_NAME(memmove)(void *dst, const void *src, size_t n)
 WM_NO_LIBCALLS void *WM_NAME(memset)(void *dst, int c, size_t n)
 {
 	unsigned char *d = dst;
+	/*
+	 * The end, first: the byte stores from the end need it, and the U74
+	 * then has it ready for them; the word path rounds it down.
+	 */
+	unsigned char *e = END(unsigned char *, d, n);
 	unsigned char b = (unsigned char)c;
 	word v = b;	/* held in the byte loops, as a word: no extension */
 
@@ -979,13 +984,49 @@ WM_NO_LIBCALLS void *WM_NAME(memset)(void *dst, int c, size_t n)
 	 * Bytes up to one word, and up to two words if dst is not aligned
 	 * (the size-first build: below one word).  The length first, so
 	 * that the shortest calls take two decisions before their stores
-	 * (n == 0, n <= WSIZE), whatever dst's alignment.
-	 * __builtin_expect: without it GCC laid the word loops out as if
-	 * they were cold, with a jump back on every iteration.
+	 * (n <= WSIZE, n == 0), whatever dst's alignment; n == 0 is tested
+	 * on this side only, so that longer calls do not pay for it.
 	 */
-	if (!WM_SMALL_CODE && !n)
+	if (!WM_SMALL_CODE && n <= WSIZE) {
+		/*
+		 * 1 to 2 * WSIZE bytes (to WSIZE if dst is aligned), from
+		 * both ends at once: the first and the last byte, then the two
+		 * after the first and the two before the last, then one more
+		 * at each end, then four more.  The ends overlap when
+		 * n is not the sum of those steps, which stores a byte twice
+		 * rather than test for it.  No loop, no count, no word to
+		 * build: a 1-byte call is two stores.  HOLD(n): GCC otherwise
+		 * made a copy of this for each way in.
+		 */
+		if (!n)
+			return dst;
+bytes:
+		HOLD(n);
+		d[0] = b;
+		e[-1] = b;
+		if (n <= 2)
+			return dst;
+		d[1] = b;
+		d[2] = b;
+		e[-2] = b;
+		e[-3] = b;
+		if (n <= 6)
+			return dst;
+		d[3] = b;
+		e[-4] = b;
+		if (WSIZE == 4 || n <= 8)
+			return dst;
+		d[4] = b;
+		d[5] = b;
+		d[6] = b;
+		d[7] = b;
+		e[-5] = b;
+		e[-6] = b;
+		e[-7] = b;
+		e[-8] = b;
 		return dst;
-	if (WM_SMALL_CODE ? n >= WSIZE : __builtin_expect(n > WSIZE, 1)) {
+	}
+	if (!WM_SMALL_CODE || n >= WSIZE) {
 		/* ~0 / 0xff is 0x0101...01: one copy of b in every byte. */
 		word w = (word)b * (~(word)0 / 0xff);
 		uintptr_t head = -(uintptr_t)d & WMASK;
@@ -1035,7 +1076,18 @@ WM_NO_LIBCALLS void *WM_NAME(memset)(void *dst, int c, size_t n)
 		 * overlap: the first and the last word, and the second.
 		 */
 		dw = (word *)d;
-		dend = END(word *, d, n & ~WMASK);
+		if (WM_SMALL_CODE) {
+			dend = END(word *, d, n & ~WMASK);
+		} else {
+			/*
+			 * dst's end rounded down, whatever the head took: one
+			 * ALU result from the end computed on entry.  HOLD:
+			 * GCC otherwise copied it to another register for
+			 * the big blocks' loop.
+			 */
+			dend = (word *)((uintptr_t)e & ~WMASK);
+			HOLD(dend);
+		}
 		if (!WM_SMALL_CODE && n >= 4 * WSIZE) {
 			word *dbig = (word *)((unsigned char *)dw + (n & 31 * WSIZE));
 
@@ -1073,46 +1125,6 @@ WM_NO_LIBCALLS void *WM_NAME(memset)(void *dst, int c, size_t n)
 				wm_store_tail(d, w, n, 1);
 			return dst;
 		}
-	}
-bytes:
-	if (!WM_SMALL_CODE) {
-		/*
-		 * 1 to 2 * WSIZE bytes (to WSIZE if dst is aligned), from
-		 * both ends at once: the first and the last byte, then the two
-		 * after the first and the two before the last, then one more
-		 * at each end, then four more.  The ends overlap when
-		 * n is not the sum of those steps, which stores a byte twice
-		 * rather than test for it.  No loop, no count, no word to
-		 * build: a 1-byte call is two stores.  HOLD(n): GCC otherwise
-		 * made a copy of this for each way in.
-		 */
-		unsigned char *e;
-
-		HOLD(n);
-		e = d + n;
-		d[0] = b;
-		e[-1] = b;
-		if (n <= 2)
-			return dst;
-		d[1] = b;
-		d[2] = b;
-		e[-2] = b;
-		e[-3] = b;
-		if (n <= 6)
-			return dst;
-		d[3] = b;
-		e[-4] = b;
-		if (WSIZE == 4 || n <= 8)
-			return dst;
-		d[4] = b;
-		d[5] = b;
-		d[6] = b;
-		d[7] = b;
-		e[-5] = b;
-		e[-6] = b;
-		e[-7] = b;
-		e[-8] = b;
-		return dst;
 	}
 	while (n--) {
 		*d++ = (unsigned char)v;
