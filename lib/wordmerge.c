@@ -232,14 +232,16 @@ WM_NO_LIBCALLS static inline word wm_edge(const word *p, uintptr_t lo, uintptr_t
  * The bits of a head's or a tail's length k (< WSIZE) taken out at once,
  * before the first test of one: in the U74's model an ALU result is ready
  * 3 cycles after it issues, so a bit taken out of k right before its test
- * made the branch wait that long.  b1 and b2 are k & 1 and k & 2; k & 4
- * comes from k, which is held there too.
+ * made the branch wait that long.  b1, b2 and b4 are k & 1, k & 2 and k & 4,
+ * each held; b4 first, which a tail tests first.  Holding the bits, not k,
+ * leaves k itself free: held, it cost a copy wherever k was still needed
+ * after (the forward copy's head: d, s and n step by it).
  */
-#define SPLIT_BITS(k, b1, b2)                   \
-	uintptr_t b1 = (k) & 1, b2 = (k) & 2;   \
-	HOLD2(b1, b2);                          \
-	if (WSIZE == 8)                         \
-		HOLD(k)
+#define SPLIT_BITS(k, b1, b2, b4)                          \
+	uintptr_t b4 = (k) & 4, b1 = (k) & 1, b2 = (k) & 2; \
+	if (WSIZE == 8)                                    \
+		HOLD(b4);                                  \
+	HOLD2(b1, b2)
 
 /*
  * The WSIZE source bytes starting at s, as one word, loading only aligned
@@ -287,7 +289,7 @@ static inline word wm_load_last(const unsigned char *s, uintptr_t k)
  */
 static inline void wm_store_head(unsigned char *d, word x, uintptr_t k)
 {
-	SPLIT_BITS(k, k1, k2);
+	SPLIT_BITS(k, k1, k2, k4);
 
 	if (k1) {
 		*d = (unsigned char)FIRST(x, 8);
@@ -299,7 +301,7 @@ static inline void wm_store_head(unsigned char *d, word x, uintptr_t k)
 		x = DROP(x, 16);
 		d += 2;
 	}
-	if (WSIZE == 8 && (k & 4))
+	if (WSIZE == 8 && k4)
 		*(u32 *)d = (uint32_t)FIRST(x, 32);
 }
 
@@ -309,9 +311,9 @@ static inline void wm_store_head(unsigned char *d, word x, uintptr_t k)
  */
 static inline void wm_store_tail(unsigned char *d, word x, uintptr_t r, int same)
 {
-	SPLIT_BITS(r, r1, r2);
+	SPLIT_BITS(r, r1, r2, r4);
 
-	if (WSIZE == 8 && (r & 4)) {
+	if (WSIZE == 8 && r4) {
 		*(u32 *)d = (uint32_t)FIRST(x, 32);
 		if (!same)
 			x = DROP(x, WBITS == 64 ? 32 : 0);
@@ -332,7 +334,8 @@ static inline void wm_store_tail(unsigned char *d, word x, uintptr_t r, int same
  * d; returns dst.  x holds them as its first bytes, s points at them: the
  * speed-first variant stores x, the size-first one copies bytes from s (GCC
  * drops the argument a variant does not use).  Shared, in tail position, by
- * the co-aligned and the merging copy.
+ * the co-aligned, the merging and the short copy.  The speed-first variant
+ * reads r's low bits only: the short copy passes its whole length.
  */
 WM_NO_LIBCALLS static __attribute__((noinline))
 void *wm_tail_fwd(void *dst, unsigned char *d, uintptr_t r, word x, const unsigned char *s)
@@ -355,7 +358,7 @@ void *wm_tail_fwd(void *dst, unsigned char *d, uintptr_t r, word x, const unsign
  */
 static inline void wm_store_head_bwd(unsigned char *e, word x, uintptr_t k)
 {
-	SPLIT_BITS(k, k1, k2);
+	SPLIT_BITS(k, k1, k2, k4);
 
 	if (k1) {
 		e -= 1;
@@ -367,7 +370,7 @@ static inline void wm_store_head_bwd(unsigned char *e, word x, uintptr_t k)
 		*(u16 *)e = (uint16_t)LAST(x, 16);
 		x = PUSH(x, 16);
 	}
-	if (WSIZE == 8 && (k & 4))
+	if (WSIZE == 8 && k4)
 		*(u32 *)(e - 4) = (uint32_t)LAST(x, 32);
 }
 
@@ -386,9 +389,9 @@ void *wm_tail_bwd(void *dst, unsigned char *e, uintptr_t r, const unsigned char 
 			HOLD(s);
 		}
 	} else {
-		SPLIT_BITS(r, r1, r2);
+		SPLIT_BITS(r, r1, r2, r4);
 
-		if (WSIZE == 8 && (r & 4)) {
+		if (WSIZE == 8 && r4) {
 			e -= 4;
 			*(u32 *)e = (uint32_t)LAST(x, 32);
 			x = PUSH(x, WBITS == 64 ? 32 : 0);
@@ -785,8 +788,13 @@ void *wm_copy_fwd(void *dst, const void *src, size_t n)
 	const word *sw;
 	word *dend;
 
-	/* 1. Up to the first word boundary of dst. */
-	if (head) {
+	/*
+	 * 1. Up to the first word boundary of dst.  The speed-first build
+	 * tests dst's offset in its word, not the head's length computed
+	 * from it (one ALU result before the branch, not two): an aligned
+	 * dst reaches the source's test 3 U74 cycles sooner.
+	 */
+	if (WM_SMALL_CODE ? head != 0 : ((uintptr_t)d & WMASK) != 0) {
 		wm_head_fwd(d, s, head);
 		d += head;
 		s += head;
@@ -871,10 +879,11 @@ void *wm_small_words(void *dst, const void *src, size_t n)
 			dw[0] = x;
 			return dst;
 		}
+		if (!(n & WMASK))
+			return dst;
 	}
-	if (!(n & WMASK))
-		return dst;
-	return wm_tail_fwd(dst, (unsigned char *)dw, n & WMASK, x, (const unsigned char *)sw);
+	/* n's low bits are the tail (below one word, n >= 1 is all tail). */
+	return wm_tail_fwd(dst, (unsigned char *)dw, n, x, (const unsigned char *)sw);
 }
 
 WM_NO_LIBCALLS static __attribute__((noinline))
@@ -963,6 +972,11 @@ WM_NO_LIBCALLS void *WM_NAME(memmove)(void *dst, const void *src, size_t n)
 WM_NO_LIBCALLS void *WM_NAME(memset)(void *dst, int c, size_t n)
 {
 	unsigned char *d = dst;
+	/*
+	 * The end, first: the byte stores from the end need it, and the U74
+	 * then has it ready for them; the word path rounds it down.
+	 */
+	unsigned char *e = END(unsigned char *, d, n);
 	unsigned char b = (unsigned char)c;
 	word v = b;	/* held in the byte loops, as a word: no extension */
 
@@ -970,13 +984,49 @@ WM_NO_LIBCALLS void *WM_NAME(memset)(void *dst, int c, size_t n)
 	 * Bytes up to one word, and up to two words if dst is not aligned
 	 * (the size-first build: below one word).  The length first, so
 	 * that the shortest calls take two decisions before their stores
-	 * (n == 0, n <= WSIZE), whatever dst's alignment.
-	 * __builtin_expect: without it GCC laid the word loops out as if
-	 * they were cold, with a jump back on every iteration.
+	 * (n <= WSIZE, n == 0), whatever dst's alignment; n == 0 is tested
+	 * on this side only, so that longer calls do not pay for it.
 	 */
-	if (!WM_SMALL_CODE && !n)
+	if (!WM_SMALL_CODE && n <= WSIZE) {
+		/*
+		 * 1 to 2 * WSIZE bytes (to WSIZE if dst is aligned), from
+		 * both ends at once: the first and the last byte, then the two
+		 * after the first and the two before the last, then one more
+		 * at each end, then four more.  The ends overlap when
+		 * n is not the sum of those steps, which stores a byte twice
+		 * rather than test for it.  No loop, no count, no word to
+		 * build: a 1-byte call is two stores.  HOLD(n): GCC otherwise
+		 * made a copy of this for each way in.
+		 */
+		if (!n)
+			return dst;
+bytes:
+		HOLD(n);
+		d[0] = b;
+		e[-1] = b;
+		if (n <= 2)
+			return dst;
+		d[1] = b;
+		d[2] = b;
+		e[-2] = b;
+		e[-3] = b;
+		if (n <= 6)
+			return dst;
+		d[3] = b;
+		e[-4] = b;
+		if (WSIZE == 4 || n <= 8)
+			return dst;
+		d[4] = b;
+		d[5] = b;
+		d[6] = b;
+		d[7] = b;
+		e[-5] = b;
+		e[-6] = b;
+		e[-7] = b;
+		e[-8] = b;
 		return dst;
-	if (WM_SMALL_CODE ? n >= WSIZE : __builtin_expect(n > WSIZE, 1)) {
+	}
+	if (!WM_SMALL_CODE || n >= WSIZE) {
 		/* ~0 / 0xff is 0x0101...01: one copy of b in every byte. */
 		word w = (word)b * (~(word)0 / 0xff);
 		uintptr_t head = -(uintptr_t)d & WMASK;
@@ -1026,7 +1076,18 @@ WM_NO_LIBCALLS void *WM_NAME(memset)(void *dst, int c, size_t n)
 		 * overlap: the first and the last word, and the second.
 		 */
 		dw = (word *)d;
-		dend = END(word *, d, n & ~WMASK);
+		if (WM_SMALL_CODE) {
+			dend = END(word *, d, n & ~WMASK);
+		} else {
+			/*
+			 * dst's end rounded down, whatever the head took: one
+			 * ALU result from the end computed on entry.  HOLD:
+			 * GCC otherwise copied it to another register for
+			 * the big blocks' loop.
+			 */
+			dend = (word *)((uintptr_t)e & ~WMASK);
+			HOLD(dend);
+		}
 		if (!WM_SMALL_CODE && n >= 4 * WSIZE) {
 			word *dbig = (word *)((unsigned char *)dw + (n & 31 * WSIZE));
 
@@ -1064,46 +1125,6 @@ WM_NO_LIBCALLS void *WM_NAME(memset)(void *dst, int c, size_t n)
 				wm_store_tail(d, w, n, 1);
 			return dst;
 		}
-	}
-bytes:
-	if (!WM_SMALL_CODE) {
-		/*
-		 * 1 to 2 * WSIZE bytes (to WSIZE if dst is aligned), from
-		 * both ends at once: the first and the last byte, then the two
-		 * after the first and the two before the last, then one more
-		 * at each end, then four more.  The ends overlap when
-		 * n is not the sum of those steps, which stores a byte twice
-		 * rather than test for it.  No loop, no count, no word to
-		 * build: a 1-byte call is two stores.  HOLD(n): GCC otherwise
-		 * made a copy of this for each way in.
-		 */
-		unsigned char *e;
-
-		HOLD(n);
-		e = d + n;
-		d[0] = b;
-		e[-1] = b;
-		if (n <= 2)
-			return dst;
-		d[1] = b;
-		d[2] = b;
-		e[-2] = b;
-		e[-3] = b;
-		if (n <= 6)
-			return dst;
-		d[3] = b;
-		e[-4] = b;
-		if (WSIZE == 4 || n <= 8)
-			return dst;
-		d[4] = b;
-		d[5] = b;
-		d[6] = b;
-		d[7] = b;
-		e[-5] = b;
-		e[-6] = b;
-		e[-7] = b;
-		e[-8] = b;
-		return dst;
 	}
 	while (n--) {
 		*d++ = (unsigned char)v;
