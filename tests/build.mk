@@ -207,17 +207,22 @@ $(O)/%-selftest/selftest.elf: tests/%-selftest/link.ld
 		-nostdlib -nostartfiles -O2 -g -Wall -Wextra -Werror -Wl,--no-warn-rwx-segments \
 		-T $< -o $@ $(filter-out $<,$^)
 
-# --- one boot of the image that several tests read: make boot-log ----------------
-# -> $(O)/boot/run.log (the UART), out (run-qemu.sh's output) and status (its
-#    exit status), of the boot that tests.cfg's `boot` function makes
-#    (--no-icount): tests that check different facts of one plain run read
-#    it instead of each booting the same image again.  Whatever the image's
-#    status, the target is made: each test judges it.
-BOOT_LOG_DIR := $(O)/boot
-.PHONY: boot-log
-boot-log: $(BOOT_LOG_DIR)/status
-$(BOOT_LOG_DIR)/status: $(IMG).elf run-qemu.sh
+# --- one boot of the image that several tests read: make boot-log, boot-log-icount
+# -> $(O)/boot/ (boot-log: the boot that tests.cfg's `boot` function makes,
+#    --no-icount) or $(O)/boot-icount/ (boot-log-icount: run-qemu.sh's default
+#    -icount, the counts exact, and --check-alignment, which under -icount adds
+#    a twentieth to the boot's CPU time): run.log (the UART), out (run-qemu.sh's
+#    output) and status (its exit status).  Tests that check different facts of
+#    one run read it instead of each booting the same image again.  Whatever
+#    the image's status, the target is made: each test judges it.
+.PHONY: boot-log boot-log-icount
+boot-log: $(O)/boot/status
+boot-log-icount: $(O)/boot-icount/status
+$(O)/boot/status: BOOT_ARGS := --no-icount
+$(O)/boot-icount/status: BOOT_ARGS := --icount --check-alignment
+$(O)/boot-icount/status: $(PLUGIN_SO)
+$(O)/boot/status $(O)/boot-icount/status: $(IMG).elf run-qemu.sh
 	@mkdir -p $(@D)
-	$(quiet) BOOT $(BOOT_LOG_DIR)/run.log
-	$(Q)O=$(O) ./run-qemu.sh --no-build --no-icount --timeout 300 --elf $< \
-		--log $(BOOT_LOG_DIR)/run.log > $(BOOT_LOG_DIR)/out 2>&1; echo $$? > $@.tmp && mv $@.tmp $@
+	$(quiet) BOOT $(@D)/run.log
+	$(Q)O=$(O) ./run-qemu.sh --no-build $(BOOT_ARGS) --timeout 300 --elf $(IMG).elf \
+		--log $(@D)/run.log > $(@D)/out 2>&1; echo $$? > $@.tmp && mv $@.tmp $@
