@@ -24,11 +24,8 @@ IMPL ?=
 IMPL_CFLAGS ?=
 IMPL_MUST_ALIGN ?= 0
 
-# PICOLIBC_REFS=0: without picolibc's two builds as references.  For make
-# test's images at -O0, -Os and -O3: picolibc's code is the same prebuilt
-# code at every OPT (the -O2 image checks it), and a reference's failure is
-# informative (REF-FAILED:), so its groups there, two thirds of the run at
-# -O0, could not change those tests' verdicts.
+# PICOLIBC_REFS=0: without picolibc's two builds as references (make test's
+# images but those whose tests look at them: tests/run.py says why).
 PICOLIBC_REFS ?= 1
 $(if $(filter $(PICOLIBC_REFS),0 1),,$(error PICOLIBC_REFS=$(PICOLIBC_REFS): 0 or 1))
 PICOLIBC_IMPLS := picolibc-size:picolibc_size:ref picolibc-speed:picolibc_speed:ref

@@ -38,8 +38,10 @@ HOST_CFLAGS = -std=c11 -Wall -Wextra -Werror $(HOST_OPT) -g $(HOST_ARCH) -fno-bu
 	$(if $(filter small,$(LIB_SIZE)),-DWM_SMALL_CODE=1) $(if $(filter 1,$(EXACT)),-DWM_EXACT=1) \
 	$(if $(SUITE_FULL),-DSUITE_FULL=$(SUITE_FULL)) -DWORDMERGE_PREFIX -Ilib
 
-.PHONY: host
-host: $(O)/host/suite $(O)/host/bounds $(O)/host/exact
+# make host-suite, host-bounds, host-exact: one of them (a test builds what it runs).
+.PHONY: host host-suite host-bounds host-exact
+host: host-suite host-bounds host-exact
+host-suite host-bounds host-exact: host-%: $(O)/host/%
 $(O)/host/flags: FORCE
 	@mkdir -p $(@D)
 	@echo '$(HOSTCC) $(HOST_CFLAGS) $(LIB_SRC)' | cmp -s - $@ || echo '$(HOSTCC) $(HOST_CFLAGS) $(LIB_SRC)' > $@
@@ -207,17 +209,22 @@ $(O)/%-selftest/selftest.elf: tests/%-selftest/link.ld
 		-nostdlib -nostartfiles -O2 -g -Wall -Wextra -Werror -Wl,--no-warn-rwx-segments \
 		-T $< -o $@ $(filter-out $<,$^)
 
-# --- one boot of the image that several tests read: make boot-log ----------------
-# -> $(O)/boot/run.log (the UART), out (run-qemu.sh's output) and status (its
-#    exit status), of the boot that tests.cfg's `boot` function makes
-#    (--no-icount): tests that check different facts of one plain run read
-#    it instead of each booting the same image again.  Whatever the image's
-#    status, the target is made: each test judges it.
-BOOT_LOG_DIR := $(O)/boot
-.PHONY: boot-log
-boot-log: $(BOOT_LOG_DIR)/status
-$(BOOT_LOG_DIR)/status: $(IMG).elf run-qemu.sh
+# --- one boot of the image that several tests read: make boot-log, boot-log-icount
+# -> $(O)/boot/ (boot-log: the boot that tests.cfg's `boot` function makes,
+#    --no-icount) or $(O)/boot-icount/ (boot-log-icount: run-qemu.sh's default
+#    -icount, the counts exact, and --check-alignment, which under -icount adds
+#    a twentieth to the boot's CPU time): run.log (the UART), out (run-qemu.sh's
+#    output) and status (its exit status).  Tests that check different facts of
+#    one run read it instead of each booting the same image again.  Whatever
+#    the image's status, the target is made: each test judges it.
+.PHONY: boot-log boot-log-icount
+boot-log: $(O)/boot/status
+boot-log-icount: $(O)/boot-icount/status
+$(O)/boot/status: BOOT_ARGS := --no-icount
+$(O)/boot-icount/status: BOOT_ARGS := --icount --check-alignment
+$(O)/boot-icount/status: $(PLUGIN_SO)
+$(O)/boot/status $(O)/boot-icount/status: $(IMG).elf run-qemu.sh
 	@mkdir -p $(@D)
-	$(quiet) BOOT $(BOOT_LOG_DIR)/run.log
-	$(Q)O=$(O) ./run-qemu.sh --no-build --no-icount --timeout 300 --elf $< \
-		--log $(BOOT_LOG_DIR)/run.log > $(BOOT_LOG_DIR)/out 2>&1; echo $$? > $@.tmp && mv $@.tmp $@
+	$(quiet) BOOT $(@D)/run.log
+	$(Q)O=$(O) ./run-qemu.sh --no-build $(BOOT_ARGS) --timeout 300 --elf $(IMG).elf \
+		--log $(@D)/run.log > $(@D)/out 2>&1; echo $$? > $@.tmp && mv $@.tmp $@

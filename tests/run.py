@@ -355,11 +355,14 @@ def main():
     os.makedirs(os.path.join(out, "tests"), exist_ok=True)
     env = child_env()
     # One cache of the peers' sources for every build, the tests' own too
-    # (tests/peers.mk: PEERS_DIR); and images without the peers unless a
-    # test's build says PEERS=1 (tests.cfg): three more references double a
-    # boot's suite and test nothing else.
+    # (tests/peers.mk: PEERS_DIR); and images without the references (the
+    # peers, picolibc's two builds) unless a test's build says PEERS=1 or
+    # PICOLIBC_REFS=1 (tests.cfg): a reference's failure is informative, so
+    # its groups, three quarters of a plain boot's time, cannot change the
+    # verdict of a test that does not look at them.
     env["PEERS_DIR"] = os.path.abspath(os.path.join(out, "peers"))
     env.setdefault("PEERS", "0")
+    env.setdefault("PICOLIBC_REFS", "0")
     start = time.monotonic()
 
     # One make per build directory, with every target its tests need; a
