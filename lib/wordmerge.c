@@ -27,10 +27,12 @@
  *     at a time (co-aligned) or as pairs and one (merging).  memset stores
  *     32 words per iteration and the words above the last multiple of 32
  *     four at a time, with an overlapping first block instead of a loop
- *     for the odd words.  The head and the tail are not byte loops: the
- *     source bytes they need are merged into one word, written with at
- *     most one byte, one halfword and one word store, each naturally
- *     aligned.  Calls of up to two words take a short path of their own.
+ *     for the odd words; its head and tail are WSIZE - 1 byte stores
+ *     each, overlapping the words, whatever their lengths.  The copies'
+ *     heads and tails are not byte loops: the source bytes they need are
+ *     merged into one word, written with at most one byte, one halfword
+ *     and one word store, each naturally aligned.  Calls of up to two
+ *     words take a short path of their own.
  *   - WM_SMALL_CODE=1 (make LIB_SIZE=small, built -Os), for firmware that
  *     wants the smallest code: byte loops for head and tail, one word per
  *     iteration; still word-wise and still never misaligned.
@@ -306,33 +308,10 @@ static inline void wm_store_head(unsigned char *d, word x, uintptr_t k)
 }
 
 /*
- * Store the first r < WSIZE bytes of x at the word-aligned d.  same: every
- * byte of x is the same (memset's word), so what is left needs no shifting.
- */
-static inline void wm_store_tail(unsigned char *d, word x, uintptr_t r, int same)
-{
-	SPLIT_BITS(r, r1, r2, r4);
-
-	if (WSIZE == 8 && r4) {
-		*(u32 *)d = (uint32_t)FIRST(x, 32);
-		if (!same)
-			x = DROP(x, WBITS == 64 ? 32 : 0);
-		d += 4;
-	}
-	if (r2) {
-		*(u16 *)d = (uint16_t)FIRST(x, 16);
-		if (!same)
-			x = DROP(x, 16);
-		d += 2;
-	}
-	if (r1)
-		*d = (unsigned char)FIRST(x, 8);
-}
-
-/*
  * Step 4 of a copy, forward: the last r < WSIZE bytes, to the word-aligned
  * d; returns dst.  x holds them as its first bytes, s points at them: the
- * speed-first variant stores x, the size-first one copies bytes from s (GCC
+ * speed-first variant stores x (a word, then a halfword, then a byte, each
+ * naturally aligned), the size-first one copies bytes from s (GCC
  * drops the argument a variant does not use).  Shared, in tail position, by
  * the co-aligned, the merging and the short copy.  The speed-first variant
  * reads r's low bits only: the short copy passes its whole length.
@@ -346,7 +325,20 @@ void *wm_tail_fwd(void *dst, unsigned char *d, uintptr_t r, word x, const unsign
 			HOLD(s);
 		}
 	} else {
-		wm_store_tail(d, x, r, 0);
+		SPLIT_BITS(r, r1, r2, r4);
+
+		if (WSIZE == 8 && r4) {
+			*(u32 *)d = (uint32_t)FIRST(x, 32);
+			x = DROP(x, WBITS == 64 ? 32 : 0);
+			d += 4;
+		}
+		if (r2) {
+			*(u16 *)d = (uint16_t)FIRST(x, 16);
+			x = DROP(x, 16);
+			d += 2;
+		}
+		if (r1)
+			*d = (unsigned char)FIRST(x, 8);
 	}
 	HOLD(dst);
 	return dst;
@@ -785,6 +777,7 @@ void *wm_copy_fwd(void *dst, const void *src, size_t n)
 	unsigned char *d = dst;
 	const unsigned char *s = src;
 	uintptr_t head = -(uintptr_t)d & WMASK;
+	uintptr_t soff = (uintptr_t)s & WMASK;
 	const word *sw;
 	word *dend;
 
@@ -799,9 +792,15 @@ void *wm_copy_fwd(void *dst, const void *src, size_t n)
 		d += head;
 		s += head;
 		n -= head;
+		soff = (uintptr_t)s & WMASK;
 	}
-	/* 3. and 4. when src is not word-aligned now. */
-	if ((uintptr_t)s & WMASK)
+	/*
+	 * 3. and 4. when src is not word-aligned now.  Its offset in its
+	 * word is taken on entry, beside dst's: when dst is aligned, this
+	 * test then finds it ready (2 U74 cycles sooner), and the head
+	 * reads the same offset for its first load.
+	 */
+	if (soff)
 		return wm_merge_fwd(dst, s, n, d);
 	/*
 	 * 2. Co-aligned: whole words.  The tail's length is taken out of n
@@ -829,6 +828,7 @@ void *wm_copy_bwd(void *dst, const void *src, size_t n)
 	unsigned char *d = END(unsigned char *, dst, n);
 	const unsigned char *s = END(const unsigned char *, src, n);
 	uintptr_t head = (uintptr_t)d & WMASK;
+	uintptr_t soff = (uintptr_t)s & WMASK;
 	const word *sw;
 	word *dstop;
 
@@ -837,8 +837,10 @@ void *wm_copy_bwd(void *dst, const void *src, size_t n)
 		d -= head;
 		s -= head;
 		n -= head;
+		soff = (uintptr_t)s & WMASK;
 	}
-	if ((uintptr_t)s & WMASK)
+	/* src's offset taken on entry, as in wm_copy_fwd. */
+	if (soff)
 		return wm_merge_bwd(dst, s, n, d);
 	dstop = START(word *, d, n & ~WMASK);
 	sw = wm_words_bwd((word *)d, (const word *)s, dstop);
@@ -979,6 +981,13 @@ WM_NO_LIBCALLS void *WM_NAME(memset)(void *dst, int c, size_t n)
 	unsigned char *e = END(unsigned char *, d, n);
 	unsigned char b = (unsigned char)c;
 	word v = b;	/* held in the byte loops, as a word: no extension */
+	/*
+	 * WSIZE held in a register: the byte stores' last test compares n
+	 * with it again, and GCC otherwise loads the constant anew there.
+	 */
+	uintptr_t wsize = WSIZE;
+
+	HOLD(wsize);
 
 	/*
 	 * Bytes up to one word, and up to two words if dst is not aligned
@@ -987,16 +996,16 @@ WM_NO_LIBCALLS void *WM_NAME(memset)(void *dst, int c, size_t n)
 	 * (n <= WSIZE, n == 0), whatever dst's alignment; n == 0 is tested
 	 * on this side only, so that longer calls do not pay for it.
 	 */
-	if (!WM_SMALL_CODE && n <= WSIZE) {
+	if (!WM_SMALL_CODE && n <= wsize) {
 		/*
 		 * 1 to 2 * WSIZE bytes (to WSIZE if dst is aligned), from
-		 * both ends at once: the first and the last byte, then the two
-		 * after the first and the two before the last, then one more
-		 * at each end, then four more.  The ends overlap when
-		 * n is not the sum of those steps, which stores a byte twice
-		 * rather than test for it.  No loop, no count, no word to
-		 * build: a 1-byte call is two stores.  HOLD(n): GCC otherwise
-		 * made a copy of this for each way in.
+		 * both ends at once: the first and the last byte, then one
+		 * more at each end, then two, then four, each step doubling
+		 * what is stored (2, 4, 8, 16 bytes).  The ends overlap when
+		 * n is not a power of two, which stores a byte twice rather
+		 * than test for it.  No loop, no count, no word to build: a
+		 * 1-byte call is two stores.  HOLD(n): GCC otherwise made a
+		 * copy of this for each way in.
 		 */
 		if (!n)
 			return dst;
@@ -1007,14 +1016,14 @@ bytes:
 		if (n <= 2)
 			return dst;
 		d[1] = b;
-		d[2] = b;
 		e[-2] = b;
-		e[-3] = b;
-		if (n <= 6)
+		if (n <= 4)
 			return dst;
+		d[2] = b;
 		d[3] = b;
+		e[-3] = b;
 		e[-4] = b;
-		if (WSIZE == 4 || n <= 8)
+		if (WSIZE == 4 || n <= wsize)
 			return dst;
 		d[4] = b;
 		d[5] = b;
@@ -1030,39 +1039,48 @@ bytes:
 		/* ~0 / 0xff is 0x0101...01: one copy of b in every byte. */
 		word w = (word)b * (~(word)0 / 0xff);
 		uintptr_t head = -(uintptr_t)d & WMASK;
-		word *dw, *dend;
-
-
+		/* dst's first word boundary: dst itself if it is aligned. */
+		word *dw = (word *)(((uintptr_t)d + WMASK) & ~WMASK);
+		word *dend;
 
 		/*
-		 * 1. Up to the first word boundary.  The speed-first build
-		 * tests dst's offset in its word, not the head's length
-		 * computed from it: an aligned dst then pays nothing for it.
+		 * HOLD(w): the spread before the branch on dst's alignment,
+		 * where the U74 has it ready for the first word store; GCC
+		 * otherwise computed it after (the head stores b, not w).
 		 */
-		if (WM_SMALL_CODE ? head : (uintptr_t)d & WMASK) {
-			if (!WM_SMALL_CODE && n <= 2 * WSIZE)
-				goto bytes;	/* they do not pay the head */
+		HOLD(w);
+		/*
+		 * 1. Up to the first word boundary.  The speed-first build
+		 * compares dst with that boundary, which the words need
+		 * anyway: an aligned dst then pays one branch for it.
+		 */
+		if (WM_SMALL_CODE) {
 			n -= head;
-			if (WM_SMALL_CODE) {
-				while (head--) {
-					*d++ = (unsigned char)v;
-					HOLD(v);
-				}
-			} else {
-				/*
-				 * Every byte of w is b: each store's
-				 * place follows from head alone (a byte
-				 * if it is odd, then a halfword, then a
-				 * word, ending at the boundary).
-				 */
-				d += head;
-				if (head & 1)
-					*(d - head) = b;
-				if (head & 2)
-					*(u16 *)(d - (head & 6)) = (uint16_t)w;
-				if (WSIZE == 8 && (head & 4))
-					*(u32 *)(d - 4) = (uint32_t)w;
+			while (head--) {
+				*d++ = (unsigned char)v;
+				HOLD(v);
 			}
+			dw = (word *)d;
+		} else if ((unsigned char *)dw != d) {
+			if (n <= 2 * WSIZE)
+				goto bytes;	/* they do not pay the head */
+			/*
+			 * The first WSIZE - 1 bytes, whatever the head's
+			 * length: the boundary lies among them or right
+			 * after, and those past it the first word stores
+			 * again.  No test of the length, and all of them
+			 * inside, since n > 2 * WSIZE.
+			 */
+			d[0] = b;
+			d[1] = b;
+			d[2] = b;
+			if (WSIZE == 8) {
+				d[3] = b;
+				d[4] = b;
+				d[5] = b;
+				d[6] = b;
+			}
+			n = (uintptr_t)e - (uintptr_t)dw;
 		}
 		/*
 		 * 2. Whole words: those above the last multiple of 32 four
@@ -1072,10 +1090,10 @@ bytes:
 		 * first block of four goes at dw and the loop starts just far
 		 * enough on for its blocks to end where the big blocks begin:
 		 * storing the same value twice over the overlap costs less
-		 * than a loop for the odd words.  Below four words, the same
-		 * overlap: the first and the last word, and the second.
+		 * than a loop for the odd words.  Up to four words, the same
+		 * overlap from both ends: the first and the last word, then
+		 * the second and the last but one.
 		 */
-		dw = (word *)d;
 		if (WM_SMALL_CODE) {
 			dend = END(word *, d, n & ~WMASK);
 		} else {
@@ -1088,7 +1106,7 @@ bytes:
 			dend = (word *)((uintptr_t)e & ~WMASK);
 			HOLD(dend);
 		}
-		if (!WM_SMALL_CODE && n >= 4 * WSIZE) {
+		if (!WM_SMALL_CODE && n >= 5 * WSIZE) {
 			word *dbig = (word *)((unsigned char *)dw + (n & 31 * WSIZE));
 
 #define SET_WORD(i) dw[i] = w;
@@ -1110,21 +1128,40 @@ bytes:
 		} else if (!WM_SMALL_CODE) {
 			dw[0] = w;
 			dend[-1] = w;
-			if (n & 2 * WSIZE)
+			if (n >= 3 * WSIZE) {
 				dw[1] = w;
+				dend[-2] = w;
+			}
 		} else if (dw != dend) {
 			do
 				*dw++ = w;
 			while (dw != dend);
 		}
-		/* 4. The tail. */
-		d = (unsigned char *)dend;
-		n &= WMASK;
+		/*
+		 * 4. The tail.  The speed-first build stores the last
+		 * WSIZE - 1 bytes whenever dst's end is not aligned, some of
+		 * them again, rather than test which of them: at least one
+		 * whole word lies below them.  HOLD(e): clang otherwise
+		 * merged these stores with the byte path's last ones, into
+		 * one block that computed each address.
+		 */
 		if (!WM_SMALL_CODE) {
-			if (n)
-				wm_store_tail(d, w, n, 1);
+			if ((unsigned char *)dend != e) {
+				e[-1] = b;
+				e[-2] = b;
+				e[-3] = b;
+				if (WSIZE == 8) {
+					e[-4] = b;
+					e[-5] = b;
+					e[-6] = b;
+					e[-7] = b;
+				}
+				HOLD(e);
+			}
 			return dst;
 		}
+		d = (unsigned char *)dend;
+		n &= WMASK;
 	}
 	while (n--) {
 		*d++ = (unsigned char)v;
