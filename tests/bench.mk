@@ -5,7 +5,7 @@
 #        build the benchmark image ($(O)/bench-MODE/virt/), boot it on QEMU virt
 #        with -icount shift=0 (cycle and instret count instructions exactly),
 #        keep the log as $(O)/bench/bench-MODE.log (how it was run beside it,
-#        in .log.run) and write $(O)/report/report.md with its plots.
+#        in .log.run) and write $(O)/report/report.md.
 #        full (default): size sweep and the 32 MiB phase, about a minute.
 #   make report LOG=FILE [ELF=FILE] [CYCLES=FILE] [CORE=u74|u54]
 #        the report ($(O)/report/) from any benchmark log: QEMU's under -icount
@@ -94,14 +94,12 @@ bench: bench-image-$(BENCH_MODE)
 	wait $$pid; rc=$$(cat $(BENCH_DIR)/bench$(BENCH_SUFFIX).rc); \
 	echo "  BENCH   $$(( $$(date +%s) - start )) s, run-qemu.sh status $$rc, log $$log"; \
 	[ "$$rc" = 0 ] || { tail -n 20 $(BENCH_DIR)/bench-$(BENCH_MODE)$(BENCH_SUFFIX).out; exit 1; }
-	$(Q)tools/deps.sh gnuplot-nox
 	$(Q)$(REPORT) report $(BENCH_DIR)/bench-$(BENCH_MODE)$(BENCH_SUFFIX).log --out $(REPORT_DIR) \
 		--elf $(call bench_elf,$(BENCH_MODE)) --targets $(BENCH_TARGETS) $(bench_cycles)
 
 .PHONY: report
 report:
 	$(Q)[ -n "$(LOG)" ] || { echo "usage: make report LOG=FILE [ELF=FILE] [CYCLES=FILE] [CORE=u74|u54]" >&2; exit 2; }
-	$(Q)tools/deps.sh gnuplot-nox
 	$(Q)$(REPORT) report $(LOG) --out $(REPORT_DIR) --targets $(BENCH_TARGETS) \
 		$(if $(ELF),--elf $(ELF),--elf-guess '$(call bench_elf,{mode})') $(bench_cycles)
 

@@ -46,7 +46,6 @@ qemu-i386-static        | -                                 | qemu-user-static  
 dtc                     | -                                 | device-tree-compiler         | dtc                    | dtc
 fdtput                  | -                                 | device-tree-compiler         | dtc                    | dtc
 llvm-mca                | -                                 | llvm                         | llvm                   | llvm
-gnuplot                 | -                                 | gnuplot-nox                  | gnuplot                | gnuplot
 labgrid                 | /usr/bin/python3 -c "import labgrid" | python3-labgrid           | -                      | -
 lava-common             | /usr/bin/python3 -c "import lava_common" | lava-common           | -                      | -
 lava-run                | -                                 | lava-dispatcher              | -                      | -

@@ -6,8 +6,8 @@ order of implementations (lib's own first) and functions; docs/benchmarks.md say
   summary LOG [--elf ELF]   the tables as text (run-qemu.sh prints them); mode quick: per call
   report LOG [--out DIR] [--elf ELF | --elf-guess PATTERN...] [--targets FILE]
              [--cycles CSV | --cycles-guess CSV...] [--core u74|u54]
-      DIR/report.md and gnuplot PNGs, the cycle model's (tools/cycles.py) cycles beside the
-      counts; made beside DIR and moved into place: after an error the old report stays.
+      DIR/report.md, the cycle model's (tools/cycles.py) cycles beside the counts; written
+      whole or not at all: after an error the old report stays.
   check LOG --targets FILE [--elf ELF] [--cycles CSV]
       lib's instruction counts, code size and modeled cycles against the targets: a
       PASS:/UNMET:/FAIL: line each and a SUMMARY: line; exit status 1 if any fails.
@@ -30,12 +30,9 @@ shows it all the same), an ELF or a cycle model of another build, any other unus
 """
 import argparse
 import fnmatch
-import math
 import os
 import re
-import subprocess
 import sys
-import tempfile
 import textwrap
 import types
 
@@ -569,95 +566,6 @@ def within(rows, keys, pct):
     return 1 if bad else 0
 
 
-def q(s):
-    """s in a gnuplot double-quoted string (a newline stays a line break)."""
-    return s.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
-
-
-def gnuplot(tmp, name, size, layout, title, script):
-    """NAME.png in TMP: a multiplot of SIZE pixels, LAYOUT panels, drawn by SCRIPT."""
-    script = [f'set terminal pngcairo size {size} font "sans,10"', f'set output "{name}.png"',
-              f'set multiplot layout {layout} title "{q(title)}"', *script, "unset multiplot"]
-    r = subprocess.run(["gnuplot"], input="\n".join(script) + "\n", cwd=tmp, capture_output=True,
-                       text=True)      # no gnuplot: main's error line names it
-    if r.returncode != 0:
-        raise Error(f"gnuplot failed on {name}.png: {r.stderr.strip()}")
-    return name + ".png"
-
-
-def plot_sweep(tmp, run, fn, model, core):
-    """fn's cycles per byte against size, a panel per pair; below, CORE's model on the same axes."""
-    keys, panels, blocks, vals = pairs(run.sweep, fn), ("log", "model")[:1 + bool(model)], [], []
-    with open(os.path.join(tmp, f"sweep-{fn}.dat"), "w") as f:
-        for panel, (d, s), impl in ((p, k, i) for p in panels for k in keys for i in run.impls):
-            pts = sorted((k[4], max(v["cycles"], 1) / k[4] if panel == "log" else v[core] / k[4])
-                         for k, v in (run.sweep if panel == "log" else model["sweep"]).items()
-                         if k[:4] == (fn, impl, d, s))
-            if pts:
-                f.write(f"# {panel} {fn} {impl} {pair_text(d, s)}: n, cycles per byte\n"
-                        + "".join(f"{n} {c:.6g}\n" for n, c in pts) + "\n\n")
-                vals += [c for _, c in pts]
-                blocks.append((panel, d, s, impl))
-    top = "instructions per byte" if run.lock else "measured cycles per byte (rdcycle)"
-    cols = 3 if len(keys) > 4 else 2
-    rows = (len(keys) + cols - 1) // cols
-    sc = ["set logscale xy 2", "set grid xtics ytics mxtics", 'set xlabel "n (bytes)"',
-          'set xtics ("1" 1, "4" 4, "16" 16, "64" 64, "256" 256, "1K" 1024, "4K" 4096, '
-          '"16K" 16384, "64K" 65536, "256K" 262144, "1M" 1048576)',
-          'set key top right font ",9"', "set style data linespoints"]
-    if model:
-        # One scale (powers of two around every value), so that the model reads against the log.
-        maxn = max(k[4] for k in run.sweep if k[0] == fn)
-        sc += [f"set xrange [1:{2 ** math.ceil(math.log2(maxn))}]",
-               f"set yrange [{2.0 ** math.floor(math.log2(min(vals)))}:"
-               f"{2.0 ** math.ceil(math.log2(max(vals)))}]"]
-    colours = ("#d62728", "#1f77b4", "#2ca02c", "#7f7f7f", "#9467bd", "#8c564b", "#e377c2")
-    for panel in panels:
-        ylabel = top if panel == "log" else f"modeled {core.upper()} cycles per byte"
-        sc.append(f'set ylabel "{q(ylabel)}"')
-        for d, s in keys:
-            sub = "" if not model else ": " + (top if panel == "log" else f"{core.upper()} model")
-            # lib's line thick and red, the others thin, by their place in the log
-            parts = [f'"sweep-{fn}.dat" index {blocks.index((panel, d, s, impl))} using 1:2 '
-                     f'title "{q(impl)}" lw {2 - bool(i)} pt {2 * i + 2 if i else 7} ps 0.6 '
-                     f'lc rgb "{colours[i % 7]}"' for i, impl in enumerate(run.impls)
-                     if (panel, d, s, impl) in blocks]
-            # An empty panel keeps the layout where the model has no such cells.
-            sc += [f'set title "{q(pair_text(d, s) + sub)}"',
-                   f"plot {', '.join(parts) or '1/0 notitle'}"]
-    return gnuplot(tmp, f"sweep-{fn}", f"{cols * 560},{len(panels) * (rows * 420 + 40)}",
-                   f"{len(panels) * rows},{cols}", f"{run.title[fn]}: cycles per byte against "
-                   f"size (minimum of the runs, net of overhead; {run.meta['platform']})" + (
-                       f"\ntop: {top}; bottom: modeled SiFive {core.upper()} cycles per byte "
-                       f"(llvm-mca -mcpu=sifive-{core})" if model else ""), sc)
-
-
-def plot_heat(tmp, run, fn):
-    """fn's 8x8 offset matrix at 32 MiB, a heat map per implementation on one colour scale."""
-    have = [i for i in run.impls if any(k[:2] == (fn, i) for k in run.big)]
-    vals = [max(v["cycles"], 1) / v["n"] for k, v in run.big.items() if k[0] == fn]
-    lo, hi = min(vals), max(vals)
-    if hi <= lo * 1.01:
-        lo, hi = lo / 1.1, hi * 1.1
-    # Colour bar tics: the powers of two inside, and the ends.
-    tics = {math.ceil(lo * 1000) / 1000, math.floor(hi * 1000) / 1000} | {
-        2.0 ** e for e in range(-6, 12) if lo * 1.15 < 2.0 ** e < hi / 1.15}
-    sc = ["set xrange [-0.5:7.5]", "set yrange [7.5:-0.5]", "set size ratio 1",
-          'set xlabel "src offset j"', 'set ylabel "dst offset i"', "set xtics 1", "set ytics 1",
-          "set palette rgb 33,13,10", "set logscale cb", f"set cbrange [{lo:.6g}:{hi:.6g}]",
-          "set cbtics (" + ", ".join(f'"{t:g}" {t:g}' for t in sorted(tics)) + ")",
-          'set cblabel "cycles per byte (log scale, shared)"']
-    for i, impl in enumerate(have):     # the matrix inline, a blank line after each row
-        sc += [f"$m{i} << EOD", *("".join(
-            f"{j} {r} {max(v['cycles'], 1) / v['n'] if v else math.nan:.4f}\n" for j in range(8)
-            for v in [run.big4.get((fn, impl, r, j))]) for r in range(8)), "EOD",
-            f'set title "{q(impl)}"', f"plot $m{i} using 1:2:3 with image notitle, $m{i} using "
-            '1:2:(sprintf("%.2f", $3)) with labels font ",8" notitle']
-    rows = (len(have) + 1) // 2
-    return gnuplot(tmp, f"heat-{fn}", f"1100,{rows * 480 + 40}", f"{rows},2", f"{fn}(dst + i, "
-                   f"src + j, 32 MiB - max(i, j)): cycles per byte ({run.meta['platform']})", sc)
-
-
 def model_md(run, model, cores):
     """The cycle model: its steady state; on a board's log, measured cycles against it."""
     info, ms, sw, board = model["info"], model["sweep"], run.sweep, run.board
@@ -695,7 +603,7 @@ def model_md(run, model, cores):
     return L
 
 
-def report_md(run, args, sizes, targets, plots, model, tried, cores):
+def report_md(run, args, sizes, targets, model, tried, cores):
     b, blocks, run_info = run.b, len(run.log.benches), ""
     if os.path.exists(args.log + ".run"):      # how the log was made (make bench writes it)
         with open(args.log + ".run") as f:
@@ -735,12 +643,9 @@ def report_md(run, args, sizes, targets, plots, model, tried, cores):
                  + (f"; {' / '.join(c.upper() for c in cores)}: modeled cycles" + ", then measured "
                     "/ modeled" * run.board + ", a dash if not modeled" if model else "") + ".\n")
         for fn, tables in sweep_tables(run, run.sweep, model, cores).items():
-            L += [f"### {run.title[fn]}\n", f"![{fn}]({plots[f'sweep-{fn}']})\n"]
-            L += [table(t, True) for t in tables]
+            L += [f"### {run.title[fn]}\n"] + [table(t, True) for t in tables]
     if big:
-        L += ["## 32 MiB buffers\n", *(f"![{k[5:]} offset matrix heat maps]({p})\n"
-                                       for k, p in plots.items() if k.startswith("heat-"))]
-        L += [table(t, True) for t in big[1:]]
+        L += ["## 32 MiB buffers\n"] + [table(t, True) for t in big[1:]]
     return "\n".join(L)
 
 
@@ -757,22 +662,10 @@ def cmd_report(args):
     # Targets only where instruction counts are exact: under QEMU -icount.
     targets = args.targets and run.lock and [eval_target(run, t, sizes, model)
                                              for t in read_targets(args.targets, run)[0]]
-    out = os.path.abspath(args.out)
-    os.makedirs(os.path.dirname(out), exist_ok=True)
-    with tempfile.TemporaryDirectory(prefix=".report-", dir=os.path.dirname(out)) as tmp:
-        new, plots = os.path.join(tmp, "new"), {}
-        os.mkdir(new)
-        for fn in run.fns:
-            if pairs(run.sweep, fn):    # a board against its own core's model (U74 if unknown)
-                plots[f"sweep-{fn}"] = plot_sweep(new, run, fn, model, cores[0])
-            if fn in run.matrix:
-                plots[f"heat-{fn}"] = plot_heat(new, run, fn)
-        with open(os.path.join(new, "report.md"), "w") as f:
-            f.write(report_md(run, args, sizes, targets, plots, model, tried, cores))
-        if os.path.exists(out):
-            os.rename(out, os.path.join(tmp, "old"))
-        os.rename(new, out)
-    print(f"report: {os.path.join(args.out, 'report.md')} ({len(plots)} plots) from {args.log}"
+    text = report_md(run, args, sizes, targets, model, tried, cores)
+    os.makedirs(args.out, exist_ok=True)
+    wmlog.write_atomic(os.path.join(args.out, "report.md"), text)
+    print(f"report: {os.path.join(args.out, 'report.md')} from {args.log}"
           + (f", cycle model {model['path']}" if model else ", no cycle model"))
     return 0
 
