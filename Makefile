@@ -282,7 +282,7 @@ include tests/cycles.mk
 # Debian 12's gcc-multilib conflicts with the cross compilers.  labgrid,
 # pyelftools, libfdt, lava-*: Debian's, they import only under /usr/bin/python3,
 # which tools/elf.py, tools/dtb-corrupt.py, the farm tests of tests/tests.cfg and
-# farm/lava/run-local.py run; tftpd-hpa-config:
+# farm/lava/jobs.py run; tftpd-hpa-config:
 # LAVA's tftp deploy takes its folder from /etc/default/tftpd-hpa (the daemon
 # itself is not needed, nor left running).
 TEST_DEPS := make python3 riscv64-unknown-elf-gcc riscv64-unknown-elf-objcopy \
