@@ -323,7 +323,7 @@ if [ "$check_align" = 1 ]; then
 	raw=$log.misalign
 	[ -d "$raw" ] && die "the plugin's output $raw is a directory"
 	{ : >"$raw"; } 2>/dev/null || die "cannot write the plugin's output $raw"
-	qemu_args+=(-plugin "file=$(qopt "$odir/tools/plugin.so"),mode=misalign,out=$(qopt "$raw"),summary=off")
+	qemu_args+=(-plugin "file=$(qopt "$odir/tools/plugin.so"),mode=misalign,out=$(qopt "$raw")")
 fi
 qemu_args+=("${extra[@]}")
 

@@ -2,11 +2,10 @@
 /*
  * plugin.c - our QEMU TCG plugin, in one of two modes:
  *
- *   -plugin file=plugin.so,mode=misalign[,out=FILE][,summary=off]
+ *   -plugin file=plugin.so,mode=misalign[,out=FILE]
  *       every guest load and store checked: an address that is not a multiple
  *       of the access size is counted for its instruction, with the first
  *       such address (tools/report.py misalign: a table by function).
- *       summary=off: no one-line summary on stderr at exit.
  *   -plugin file=plugin.so,mode=trace,out=FILE,on=A[:A...],off=B[:B...][,mark=M[:M...]]
  *       the instructions vCPU 0 executes inside trigger windows, for the
  *       cycle model (tools/cycles.py).  A window opens when vCPU 0 reaches an
@@ -175,7 +174,7 @@ static struct {
 } triggers[MAX_TRIGGERS];
 static int n_triggers, n_role[ROLE_MARK + 1];
 
-static bool trace, summary = true, finished;
+static bool trace, finished;
 static FILE *out;
 static const char *out_name;
 
@@ -422,10 +421,6 @@ static void at_exit(qemu_plugin_id_t id, void *userdata)
     if ((out != stderr && fclose(out) != 0) || failed) {
         fprintf(stderr, "plugin: error writing %s: %s\n", out_name, strerror(errno ? errno : EIO));
     }
-    if (!trace && summary) {
-        fprintf(stderr, "plugin: %" PRIu64 " misaligned accesses at %" PRIu64 " instructions "
-                "(of %" PRIu64 " data accesses checked) -> %s\n", total, records, seen, out_name);
-    }
     pthread_mutex_unlock(&lock);
 }
 
@@ -475,15 +470,13 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
             out_name = val;             /* argv lives as long as the plugin */
         } else if ((val = arg_value(argv[i], "mode"))) {
             mode = val;
-        } else if (!strcmp(argv[i], "summary=on") || !strcmp(argv[i], "summary=off")) {
-            summary = !strcmp(argv[i], "summary=on");
         } else {
             while (r <= ROLE_MARK && !(val = arg_value(argv[i], role_arg[r]))) {
                 r++;
             }
             if (!val) {
                 fprintf(stderr, "plugin: unknown argument '%s' (known: mode=misalign|trace, "
-                        "out=FILE, summary=on|off, on=ADDRS, off=ADDRS, mark=ADDRS)\n", argv[i]);
+                        "out=FILE, on=ADDRS, off=ADDRS, mark=ADDRS)\n", argv[i]);
                 return -1;
             }
             if (parse_addrs(argv[i], val, r)) {
