@@ -70,8 +70,7 @@ def lava(lava_log, prompt=None):
                 errors.append(str(msg))
     # lava-run's log escapes the console's double quotes (for YAML).
     path = os.path.join(os.path.dirname(os.path.abspath(lava_log)), "console.log")
-    with open(path, "w", encoding="utf-8") as f:
-        f.write("\n".join(console).replace('\\"', '"') + "\n")
+    wmlog.write_atomic(path, "\n".join(console).replace('\\"', '"') + "\n")
     log, job, problems = wmlog.read(path), results.get(("lava", "job")), []
     if job != "pass":
         problems.append(f"job result {job}" + (f": {errors[-1]}" if errors else ""))

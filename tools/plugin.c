@@ -22,7 +22,7 @@
  * bad arguments, or a FILE that cannot be written, make the plugin refuse to
  * load, and QEMU stops before the guest runs.  The file, a record a line (a
  * tag, then its values; <pc> and addresses in hex):
- *   # misalign-plugin v4 target=<name> vcpus=<n>     (or # trace-plugin v1 ...)
+ *   # misalign-plugin v4 target=<name>     (or # trace-plugin v1 ...)
  * mode=misalign:
  *   L|S <pc> <size> <count> <first-addr>   an instruction's misaligned loads
  *                                          or stores: their size in bytes,
@@ -69,19 +69,9 @@
 
 typedef uint64_t qemu_plugin_id_t;
 
+/* Its first field; the others (API versions, vCPU counts) follow, unread here. */
 typedef struct qemu_info_t {
     const char *target_name;        /* e.g. "riscv64" */
-    struct {
-        int min;
-        int cur;
-    } version;                      /* plugin API versions QEMU supports */
-    bool system_emulation;
-    union {
-        struct {
-            int smp_vcpus;
-            int max_vcpus;
-        } system;
-    };
 } qemu_info_t;
 
 struct qemu_plugin_tb;              /* opaque */
@@ -504,9 +494,8 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
         out = stderr;
         out_name = "<stderr>";
     }
-    fprintf(out, "# %s target=%s vcpus=%d\n", trace ? "trace-plugin v1" : "misalign-plugin v4",
-            info && info->target_name ? info->target_name : "?",
-            info && info->system_emulation ? info->system.smp_vcpus : -1);
+    fprintf(out, "# %s target=%s\n", trace ? "trace-plugin v1" : "misalign-plugin v4",
+            info && info->target_name ? info->target_name : "?");
     qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans);
     qemu_plugin_register_atexit_cb(id, at_exit, NULL);
     return 0;

@@ -139,16 +139,14 @@ def read_cycles(path, run):
     head, rows = cycles.read_csv(path)
     ms, extra, mix = rows["sweep"], rows["extra"], rows["mix"]
     shared = [k for k in ms if k in run.sweep]
-    bad = [k for k in shared if ms[k]["ins"] != run.sweep[k]["instret"]]
-    bad += [k for k in mix if k in run.mix and (mix[k]["ins"], mix[k]["calls"]) !=
-            (run.mix[k]["instret"], run.mix[k]["calls"])]
+    bad = [(cell_name(k), ms[k]["ins"], run.sweep[k]["instret"]) for k in shared
+           if ms[k]["ins"] != run.sweep[k]["instret"]]
+    bad += [(f"{' '.join(k)} (mix)", mix[k]["ins"], run.mix[k]["instret"]) for k in mix if k in
+            run.mix and (mix[k]["ins"], mix[k]["calls"]) != (run.mix[k]["instret"], run.mix[k]["calls"])]
     if not shared:
         raise Error(f"{path} shares no sweep cell with {run.path}")
     if bad:
-        ex = "; ".join(f"{cell_name(k)}: {ms[k]['ins']} instructions in the model, "
-                       f"{run.sweep[k]['instret']} in the log" if k in ms else
-                       f"{' '.join(k)} (mix): {mix[k]['ins']} instructions in the model, "
-                       f"{run.mix[k]['instret']} in the log" for k in bad[:3])
+        ex = "; ".join(f"{c}: {m} instructions in the model, {lg} in the log" for c, m, lg in bad[:3])
         raise Error(f"{path} is from a different build than {run.path}: {len(bad)} of "
                        f"{len(shared) + sum(k in run.mix for k in mix)} shared cells differ in "
                        f"instruction count (e.g. {ex}); make cycles anew from the log's image")
@@ -679,7 +677,7 @@ def read_misalign(path):
     if end.get("records") != str(len(recs)):
         raise Error(f"{path}: its trailer says records={end.get('records')} but "
                     f"{len(recs)} records were read")
-    return ((int(end["checked"]) if "checked" in end else None),
+    return (int(end.get("checked", "0")),
             sorted((pc, size, kind, count, addr) for _, kind, (pc, size, count, addr) in recs))
 
 
@@ -700,10 +698,9 @@ def cmd_misalign(a):
     funcs = {}                  # by pc, a load before a store, smaller first
     for site in sorted(sites, key=lambda x: (x[0][0], x[0][2], x[0][1])):
         funcs.setdefault(site[1], []).append(site)
-    if checked is not None:
-        print(f"# plugin checked {checked} data accesses")
-        if checked == 0:
-            print("WARN: the plugin saw no data access at all")
+    print(f"# plugin checked {checked} data accesses")
+    if checked == 0:
+        print("WARN: the plugin saw no data access at all")
     print("# function  loads  stores  first-pc (symbol+off)  example-addr  "
           "sites(+off:<L|S><size>x<count>)")
     if not funcs:

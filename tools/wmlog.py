@@ -247,7 +247,7 @@ def write_atomic(path, text):
     """Every tool's output file whole or not at all: written beside PATH, renamed into place."""
     tmp = f"{path}.{os.getpid()}.{threading.get_ident()}.tmp"
     try:
-        with open(tmp, "w") as f:
+        with open(tmp, "w", encoding="utf-8") as f:
             f.write(text)
         os.replace(tmp, path)
     except OSError as e:    # named by the file it was for, not the temporary one

@@ -92,8 +92,7 @@ def wordmerge_log(target, request):
     path = (request.config.getoption("--wordmerge-log")
             or os.path.join(tempfile.mkdtemp(prefix="wordmerge-"), "console.log"))
     os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-    with open(path, "w") as f:
-        f.write(text)
+    wmlog.write_atomic(path, text)
     console = text.replace("\r", "").split("\n")
     try:
         log = wmlog.read(path)
@@ -116,6 +115,4 @@ def pytest_terminal_summary(terminalreporter, config):
             tr.write_line(log.console[n - 1])
     if log.bench is not None:
         tr.write_line(f"benchmark block: {len(log.bench.order)} cells, {log.bench.done}")
-    if log.status is None:
-        tr.write_line(f"no EXIT: line within {log.timeout:.0f} s")
     tr.write_line(f"{log.path} (power-on to end of reading: {log.seconds:.1f} s)")
