@@ -142,11 +142,15 @@ typedef uint16_t __attribute__((may_alias)) u16;
  *   - By default it is one aligned word load, as in Linux's word-at-a-time
  *     code (read_word_at_a_time()): the word never crosses a word boundary,
  *     so never a page, and its bytes outside [lo, hi) are shifted away.
- *   - Under a checker that knows each object's exact end, the bytes outside
- *     are not read at all (WM_EXACT): AddressSanitizer (GCC and clang, also
- *     the kernel's KASAN) and HWASan are seen from the compiler's macros;
- *     -DWM_EXACT=1 asks for it under any other (Valgrind's memcheck with
- *     --partial-loads-ok=no, memory tagging, capability hardware).  The word
+ *   - Under a checker that knows each object's exact end, or that watches
+ *     every byte for races (another thread may own the bytes next to an
+ *     object: a word over them is a race report on a correct program), the
+ *     bytes outside are not read at all (WM_EXACT): AddressSanitizer (GCC
+ *     and clang, also the kernel's KASAN), HWASan and ThreadSanitizer (also
+ *     the kernel's KCSAN) are seen from the compiler's macros; -DWM_EXACT=1
+ *     asks for it under any other (Valgrind's memcheck with
+ *     --partial-loads-ok=no, memory tagging, capability hardware), and
+ *     -DWM_EXACT=0 keeps the word loads under any.  The word
  *     is then loaded whole only when it lies inside [lo, hi), else byte by
  *     byte from the bytes inside.  Every load is then inside the caller's
  *     objects and is one the checker instruments, so the checker itself
@@ -156,10 +160,11 @@ typedef uint16_t __attribute__((may_alias)) u16;
  * *p, and lo and hi are not evaluated.
  */
 #ifndef WM_EXACT
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_HWADDRESS__)
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_HWADDRESS__) || defined(__SANITIZE_THREAD__)
 #define WM_EXACT 1
 #elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(hwaddress_sanitizer)
+#if __has_feature(address_sanitizer) || __has_feature(hwaddress_sanitizer) || \
+	__has_feature(thread_sanitizer)
 #define WM_EXACT 1
 #endif
 #endif

@@ -8,13 +8,15 @@
 # Included by the top Makefile.  FAULT=NAME (top Makefile) applies to all.
 
 # --- the suite and the bounds test: make host --------------------------------
-#   make host [HOSTCC=gcc] [HOST_OPT=-O2] [HOST_ARCH=-m32] [SAN=1] [EXACT=1]
+#   make host [HOSTCC=gcc] [HOST_OPT=-O2] [HOST_ARCH=-m32] [SAN=1|thread] [EXACT=1|0]
 #             [SUITE_FULL=0] [QEMU_USER=1] [LIB_SIZE=small] [FAULT=NAME] [HOST_PEERS=1]
 #   -> $(O)/host/suite (tests/suite.c, tests/host_main.c; the target's C
 #      library is the reference), $(O)/host/bounds (tests/bounds.c) and
 #      $(O)/host/exact (tests/exact.c), all with lib built under
-#      WORDMERGE_PREFIX beside that C library.  EXACT=1: lib reads only the
-#      objects' bytes (-DWM_EXACT=1, as under ASan; for Valgrind's runs).
+#      WORDMERGE_PREFIX beside that C library.  SAN=1: ASan and UBSan;
+#      SAN=thread: ThreadSanitizer.  EXACT=1: lib reads only the objects'
+#      bytes (-DWM_EXACT=1, as under those sanitizers; for Valgrind's runs);
+#      EXACT=0: its word loads even under a sanitizer (the controls).
 #      SUITE_FULL=0: the suite's sampled set (lengths 257..1024 in steps).
 #      HOST_PEERS=1: glibc's and newlib's C (tests/peers.mk) are references of the
 #      suite too, built by HOSTCC at HOST_OPT and renamed by the host's
@@ -23,19 +25,21 @@ HOSTCC ?= gcc
 HOST_OPT ?= -O2
 HOST_ARCH ?=
 SAN ?= 0
-EXACT ?= 0
+EXACT ?=
 SUITE_FULL ?=
 QEMU_USER ?= 0
 HOST_SAN := -fsanitize=address,undefined -fsanitize=alignment -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer
+HOST_TSAN := -fsanitize=thread -fno-omit-frame-pointer
 # lib and the suite's model must stay loops, as in the image (clang has no
 # -ftree-loop-distribute-patterns).  Under qemu-user (QEMU_USER=1): static,
 # and the suite's sampled set (lengths 257..1024 in steps of 2W + 1, far
 # overlap distances at one source offset each: 10 s a run on s390x, not 28).
 HOST_CFLAGS = -std=c11 -Wall -Wextra -Werror $(HOST_OPT) -g $(HOST_ARCH) -fno-builtin \
 	$(if $(findstring clang,$(HOSTCC)),,-fno-tree-loop-distribute-patterns) \
-	$(if $(filter 1,$(SAN)),$(HOST_SAN)) $(if $(filter 1,$(QEMU_USER)),-static -DSUITE_FULL=0) \
-	$(if $(filter small,$(LIB_SIZE)),-DWM_SMALL_CODE=1) $(if $(filter 1,$(EXACT)),-DWM_EXACT=1) \
+	$(if $(filter 1,$(SAN)),$(HOST_SAN)) $(if $(filter thread,$(SAN)),$(HOST_TSAN)) \
+	$(if $(filter 1,$(QEMU_USER)),-static -DSUITE_FULL=0) \
+	$(if $(filter small,$(LIB_SIZE)),-DWM_SMALL_CODE=1) $(if $(EXACT),-DWM_EXACT=$(EXACT)) \
 	$(if $(SUITE_FULL),-DSUITE_FULL=$(SUITE_FULL)) -DWORDMERGE_PREFIX -Ilib
 
 # make host-suite, host-bounds, host-exact: one of them (a test builds what it runs).
