@@ -142,12 +142,15 @@ typedef uint16_t __attribute__((may_alias)) u16;
  *   - By default it is one aligned word load, as in Linux's word-at-a-time
  *     code (read_word_at_a_time()): the word never crosses a word boundary,
  *     so never a page, and its bytes outside [lo, hi) are shifted away.
- *   - Under a checker that knows each object's exact end, or that watches
+ *   - Under a checker that knows each object's exact end, that watches
  *     every byte for races (another thread may own the bytes next to an
- *     object: a word over them is a race report on a correct program), the
- *     bytes outside are not read at all (WM_EXACT): AddressSanitizer (GCC
- *     and clang, also the kernel's KASAN), HWASan and ThreadSanitizer (also
- *     the kernel's KCSAN) are seen from the compiler's macros; -DWM_EXACT=1
+ *     object: a word over them is a race report on a correct program), or
+ *     that tracks uninitialised bytes (those past an object's end are
+ *     often padding, and HOLD() hands the word to an asm statement, which
+ *     MemorySanitizer checks as a use), the bytes outside are not read at
+ *     all (WM_EXACT): AddressSanitizer (GCC and clang, also the kernel's
+ *     KASAN), HWASan, ThreadSanitizer (also the kernel's KCSAN) and
+ *     MemorySanitizer are seen from the compiler's macros; -DWM_EXACT=1
  *     asks for it under any other (Valgrind's memcheck with
  *     --partial-loads-ok=no, memory tagging, capability hardware), and
  *     -DWM_EXACT=0 keeps the word loads under any.  The word
@@ -164,7 +167,7 @@ typedef uint16_t __attribute__((may_alias)) u16;
 #define WM_EXACT 1
 #elif defined(__has_feature)
 #if __has_feature(address_sanitizer) || __has_feature(hwaddress_sanitizer) || \
-	__has_feature(thread_sanitizer)
+	__has_feature(thread_sanitizer) || __has_feature(memory_sanitizer)
 #define WM_EXACT 1
 #endif
 #endif

@@ -14,8 +14,9 @@
 #      library is the reference), $(O)/host/bounds (tests/bounds.c) and
 #      $(O)/host/exact (tests/exact.c), all with lib built under
 #      WORDMERGE_PREFIX beside that C library.  SAN=1: ASan and UBSan;
-#      SAN=thread: ThreadSanitizer.  EXACT=1: lib reads only the objects'
-#      bytes (-DWM_EXACT=1, as under those sanitizers; for Valgrind's runs);
+#      SAN=thread: ThreadSanitizer; SAN=memory: MemorySanitizer (clang).
+#      EXACT=1: lib reads only the objects' bytes (-DWM_EXACT=1, as under
+#      those sanitizers; for Valgrind's runs);
 #      EXACT=0: its word loads even under a sanitizer (the controls).
 #      SUITE_FULL=0: the suite's sampled set (lengths 257..1024 in steps).
 #      HOST_PEERS=1: glibc's and newlib's C (tests/peers.mk) are references of the
@@ -31,6 +32,7 @@ QEMU_USER ?= 0
 HOST_SAN := -fsanitize=address,undefined -fsanitize=alignment -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer
 HOST_TSAN := -fsanitize=thread -fno-omit-frame-pointer
+HOST_MSAN := -fsanitize=memory -fno-omit-frame-pointer
 # lib and the suite's model must stay loops, as in the image (clang has no
 # -ftree-loop-distribute-patterns).  Under qemu-user (QEMU_USER=1): static,
 # and the suite's sampled set (lengths 257..1024 in steps of 2W + 1, far
@@ -38,6 +40,7 @@ HOST_TSAN := -fsanitize=thread -fno-omit-frame-pointer
 HOST_CFLAGS = -std=c11 -Wall -Wextra -Werror $(HOST_OPT) -g $(HOST_ARCH) -fno-builtin \
 	$(if $(findstring clang,$(HOSTCC)),,-fno-tree-loop-distribute-patterns) \
 	$(if $(filter 1,$(SAN)),$(HOST_SAN)) $(if $(filter thread,$(SAN)),$(HOST_TSAN)) \
+	$(if $(filter memory,$(SAN)),$(HOST_MSAN)) \
 	$(if $(filter 1,$(QEMU_USER)),-static -DSUITE_FULL=0) \
 	$(if $(filter small,$(LIB_SIZE)),-DWM_SMALL_CODE=1) $(if $(EXACT),-DWM_EXACT=$(EXACT)) \
 	$(if $(SUITE_FULL),-DSUITE_FULL=$(SUITE_FULL)) -DWORDMERGE_PREFIX -Ilib
