@@ -8,7 +8,7 @@
 # Included by the top Makefile.  FAULT=NAME (top Makefile) applies to all.
 
 # --- the suite and the bounds test: make host --------------------------------
-#   make host [HOSTCC=gcc] [HOST_OPT=-O2] [HOST_ARCH=-m32] [SAN=1|thread] [EXACT=1|0]
+#   make host [HOSTCC=gcc] [HOST_OPT=-O2] [HOST_ARCH=-m32] [SAN=1|thread|memory] [EXACT=1|0]
 #             [SUITE_FULL=0] [QEMU_USER=1] [LIB_SIZE=small] [FAULT=NAME] [HOST_PEERS=1]
 #   -> $(O)/host/suite (tests/suite.c, tests/host_main.c; the target's C
 #      library is the reference), $(O)/host/bounds (tests/bounds.c) and

@@ -8,8 +8,9 @@
  * 8-aligned it cannot draw, so under it the start is exact only at offsets
  * 0 and 8).  A checker that sees a read or write outside them reports it
  * and stops the program: tests/tests.cfg runs this under ASan + UBSan
- * (GCC and clang, both builds of lib) and under Valgrind's memcheck with
- * --partial-loads-ok=no.
+ * (GCC and clang, both builds of lib), under Valgrind's memcheck with
+ * --partial-loads-ok=no, and under MemorySanitizer (clang), to which the
+ * padding past each block's end is uninitialised.
  *
  *   exact            the cases (below); PASS:/FAIL: exact: ...
  *   exact over-src   a memcpy one byte past its source object
@@ -187,7 +188,7 @@ static int race_cases(void)
 {
 	unsigned char ref[SLOT];
 	pthread_t t;
-	size_t k, i, so, sn, dof, dn, oo, on;
+	size_t k, i, so, n, dof, oo, on;
 
 	for (k = 0; k < RACE_CASES; k++)
 		fill(race_slot[k][0], 3 * SLOT, (unsigned)k);
@@ -199,12 +200,13 @@ static int race_cases(void)
 		sched_yield();
 	for (k = 0; k < RACE_CASES; k++) {
 		unsigned char *s, *d, *o;
-		size_t n = k / (W * W), dist = k / W % W + 1;
+		size_t dist;
 		int ok, back;
 
-		race_object(k, 0, &so, &sn);
-		race_object(k, 1, &dof, &dn);
+		race_object(k, 0, &so, &n);
+		race_object(k, 1, &dof, &n);
 		race_object(k, 2, &oo, &on);
+		dist = on - n;	/* the overlap object holds both ends */
 		s = race_slot[k][0] + so, d = race_slot[k][1] + dof, o = race_slot[k][2] + oo;
 		ok = wm_memcpy(d, s, n) == d;
 		for (i = 0; i < n; i++)

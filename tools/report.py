@@ -674,10 +674,10 @@ def read_misalign(path):
     for no, _, (pc, size, count, addr) in recs:
         if size not in (1, 2, 4, 8, 16) or count <= 0:
             raise Error(f"{path}:{no}: access size {size}, count {count}")
-    if end.get("records") != str(len(recs)):
-        raise Error(f"{path}: its trailer says records={end.get('records')} but "
-                    f"{len(recs)} records were read")
-    return (int(end.get("checked", "0")),
+    if end.get("records") != str(len(recs)) or not end.get("checked", "").isdigit():
+        raise Error(f"{path}: its trailer says records={end.get('records')} checked="
+                    f"{end.get('checked')}, for {len(recs)} records read")
+    return (int(end["checked"]),
             sorted((pc, size, kind, count, addr) for _, kind, (pc, size, count, addr) in recs))
 
 
