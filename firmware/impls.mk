@@ -89,9 +89,20 @@ IMPL_SRC_CFLAGS = $(IMG_CODEGEN) -Wall -Wextra $(IMPL_CFLAGS)
 # nothing else (the image is freestanding: no C library beneath it).  Its
 # static helpers get the prefix too, so that the plugin's table names them as
 # the user's and --impl-must-align (run-qemu.sh) catches them.
+# The object is rebuilt when what it is built from changes, by content, not
+# date: a file copied over with its older date kept (cp -p, tar x) or a
+# symlink retargeted is new code.  Its stamp holds the file's sha256, the
+# compiler's version and the flags, and is rewritten only when they change.
+impl_sq = '$(subst ','\'',$(1))'
+IMPL_CC_VERSION := $(if $(IMPL),$(shell $(CC) --version 2>/dev/null | head -n 1))
 define impl_rules
 $(impl_src_$(1)): ;
-$(IMG_DIR)/obj/user/$(1).o: $(impl_src_$(1)) $(IMG_DIR)/flags
+impl_stamp_$(1) := $(shell sha256sum <$(call impl_sq,$(impl_src_$(1)))) $(IMPL_CC_VERSION)
+$(IMG_DIR)/obj/user/$(1).stamp: FORCE
+	@mkdir -p $$(@D)
+	@printf '%s\n' $$(call impl_sq,$$(impl_stamp_$(1)) $$(IMPL_SRC_CFLAGS)) | cmp -s - $$@ || \
+		printf '%s\n' $$(call impl_sq,$$(impl_stamp_$(1)) $$(IMPL_SRC_CFLAGS)) >$$@
+$(IMG_DIR)/obj/user/$(1).o: $(impl_src_$(1)) $(IMG_DIR)/obj/user/$(1).stamp
 	@mkdir -p $$(@D)
 	$$(quiet) CC "$$< (IMPL $(1))"
 	$$(Q)$(if $(filter %.o,$(impl_src_$(1))),cp $$< $$@,$$(CC) $$(IMPL_SRC_CFLAGS) -c $$< -o $$@ || \
