@@ -126,12 +126,13 @@ def read_elf(path, run):
         raise Error(f"{path} is not the image that wrote {run.path}: no function {missing[0]}")
     elf.wrote(run.path, None, run.meta.get("memcpy_addr"))
     lib = sorted((f.name, f.size) for f in syms.values() if f.size and elfmod.is_lib(f.name))
-    # Another's total: every function with its symbols' prefix (extract-refs.sh gives helpers it).
+    # Another's total: every function with its symbols' prefix (extract-refs.sh gives helpers
+    # it), each address once, whatever its number of names (aliases).
     prefixes = {i: s[:-len(fn)] for (i, fn), s in run.b.symbols.items() if s.endswith("_" + fn)}
     return {"elf": path, "libfile": elfmod.LIB_FILE, "lib": lib, "lib_total": sum(s for _, s in lib),
             "size": {k: syms[s].size for k, s in run.b.symbols.items()},
-            "total": {i: sum(f.size for f in syms.values() if f.name.startswith(p))
-                      for i, p in prefixes.items()}}
+            "total": {i: sum({f.addr: f.size for f in syms.values() if f.name.startswith(p)}
+                             .values()) for i, p in prefixes.items()}}
 
 
 def read_cycles(path, run):
