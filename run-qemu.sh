@@ -15,8 +15,8 @@
 # Options:
 #   --machine NAME       virt (default) or sifive_u (SiFive U54 model)
 #   --smp N              number of harts, 1..8 (default 1; sifive_u: 5 fixed)
-#   --memory SIZE        RAM size (default 256M)
-#   --timeout SECONDS    give up after this long, at least 1 (default 600)
+#   --memory SIZE        RAM size, whole MiB or GiB, 16M..16G (default 256M)
+#   --timeout SECONDS    give up after this long, 1..999999999 (default 600)
 #   --silence SECONDS    give up when the image has printed no line this long
 #                        after OpenSBI's first output (default: virt 20,
 #                        sifive_u 30, 30 more with --via-uboot; 0: no bound)
@@ -87,9 +87,11 @@
 #   125     the run ended without an EXIT: line, or with a malformed one (a
 #           status above 122 is one), or with a status that QEMU's own exit
 #           status contradicts (QEMU exited by itself through the finisher)
-#   126     run-qemu.sh's own error: bad usage, a missing tool, the build
-#           failed (an --impl that make refuses, docs/impl.md), an
-#           unreadable or non-RISC-V-64 ELF, an unwritable log
+#   126     run-qemu.sh's own error: bad usage (each option's value is
+#           checked before QEMU starts), a missing tool, the build failed
+#           (an --impl that make refuses, docs/impl.md), an unreadable or
+#           non-RISC-V-64 ELF, an unwritable log; or QEMU refused to start
+#           (an argument after --): its own first line follows
 #   130     interrupted by SIGINT, 143 by SIGTERM: QEMU and the rest of the run
 #           were ended first (killed with SIGKILL, run-qemu.sh takes QEMU
 #           along: QEMU runs under setpriv --pdeathsig KILL)
@@ -181,16 +183,28 @@ for i in "${impls[@]}"; do
 	impl="${impl:+$impl }$i"
 done
 
-# Plain decimal numbers only: QEMU refuses -smp 08, and shell arithmetic
-# would read a leading zero as octal.
-case "$smp" in '' | *[!0-9]* | 0?*) die "--smp takes a number (decimal, no leading zero), not '$smp'" ;; esac
-case "$timeout_s" in '' | *[!0-9]* | 0?*) die "--timeout takes seconds (decimal, no leading zero), not '$timeout_s'" ;; esac
-[ "$timeout_s" -ge 1 ] || die "--timeout must be at least 1 second, not '$timeout_s'"
+# number OPTION VALUE WHAT MIN MAX: plain decimal numbers only (QEMU refuses
+# -smp 08, shell arithmetic would read a leading zero as octal), of at most 9
+# digits (longer ones overflow the shell's tests).
+number() {
+	case "$2" in '' | *[!0-9]* | 0?*) die "$1 takes $3 (decimal, no leading zero), not '$2'" ;; esac
+	[ "${#2}" -le 9 ] && [ "$2" -ge "$4" ] && [ "$2" -le "$5" ] || die "$1 must be $4..$5, not $2"
+}
+number --smp "$smp" "a number" 1 999999999
+number --timeout "$timeout_s" seconds 1 999999999
 case "$machine" in
-virt) [ "$smp" -ge 1 ] && [ "$smp" -le 8 ] || die "virt: --smp must be 1..8" ;;
+virt) number --smp "$smp" "a number" 1 8 ;;
 sifive_u) smp=5 ;; # one E51 monitor hart (no S-mode) + four U54s
 *) die "unknown machine '$machine' (known: virt, sifive_u)" ;;
 esac
+# --memory: whole MiB or GiB (QEMU takes more forms, none of which a run
+# needs), 16M..16G: below 16M QEMU may place the device tree over the image
+# (it refuses -m 8M: "ROM regions are overlapping").
+[[ $memory =~ ^([1-9][0-9]{0,8})([MG])$ ]] ||
+	die "--memory takes whole MiB or GiB (256M, 2G; at most 9 digits), not '$memory'"
+mib=${BASH_REMATCH[1]}
+[ "${BASH_REMATCH[2]}" = M ] || mib=$((mib * 1024))
+[ "$mib" -ge 16 ] && [ "$mib" -le 16384 ] || die "--memory must be 16M..16G, not $memory"
 [ "$icount" = 0 ] || [ "$mttcg" = 0 ] ||
 	die "--mttcg needs --no-icount: QEMU runs -icount on one thread only"
 [ "$via_uboot" = 0 ] || [ "$machine" = virt ] ||
@@ -202,7 +216,7 @@ if [ -z "$silence_s" ]; then
 	case "$machine" in virt) silence_s=20 ;; sifive_u) silence_s=30 ;; esac
 	[ "$via_uboot" = 0 ] || silence_s=$((silence_s + 30))
 fi
-case "$silence_s" in '' | *[!0-9]* | 0?*) die "--silence takes seconds (decimal, no leading zero; 0: no bound), not '$silence_s'" ;; esac
+[ "$silence_s" = 0 ] || number --silence "$silence_s" "seconds (0: no bound)" 1 999999999
 
 tools=(qemu-system-riscv64 python3 pyelftools setpriv flock)
 [ "$bios" != default ] || tools+=(opensbi-firmware)
@@ -400,6 +414,10 @@ wait "$spid" 2>/dev/null
 spid=
 [ "$ended" = stopped ] &&
 	echo "run-qemu.sh: QEMU stopped after the image's EXIT: line (no finisher ended it)" >&2
+# QEMU that failed before OpenSBI printed a line refused its arguments (after
+# --, or --bios): its own first line says why.
+[ "$ended:$image_seen" != exited:0 ] || [ "$qemu_rc" = 0 ] || grep -aq '^OpenSBI' "$log" ||
+	die "QEMU refused to start (status $qemu_rc): $(grep -am 1 . "$log") (log: $log)"
 
 if [ "$ended" = timeout ]; then
 	echo "run-qemu.sh: error: timeout after ${timeout_s}s without an EXIT: line (log: $log)" >&2
