@@ -69,6 +69,9 @@ PMU_SELFTEST ?= 0
 BENCH ?=
 V ?= 0
 
+# $(call shq,TEXT): TEXT as one word for the shell (a file name a user gave).
+shq = '$(subst ','\'',$(1))'
+
 ifeq ($(V),1)
 Q :=
 quiet = @:

@@ -34,7 +34,12 @@
 #   --impl NAME=FILE     build the user's memcpy/memmove/memset of FILE (C,
 #                        .S/.s or an RV64 object) into the image as NAME,
 #                        checked (FAIL:/SKIP: lines) and measured beside ours;
-#                        up to four, make IMPL="NAME=FILE ..." (docs/impl.md)
+#                        up to four, make IMPL="NAME=FILE ..." (docs/impl.md).
+#                        a FILE whose name make cannot take is refused:
+#                          a space: "make splits it at its spaces"
+#                          a $: "make reads $ as the start of a variable"
+#                          = : ; # % | * ? [ ] \ " ` ( ): "make reads ':'
+#                            in a rule or its recipe as its own syntax"
 #   --impl-must-align    --check-alignment, and fail if a user's function
 #                        (--impl, any user_* symbol) made a misaligned access
 #   --elf FILE           boot this RISC-V 64-bit ELF instead of building the
@@ -174,12 +179,22 @@ while [ $# -gt 0 ]; do
 	esac
 done
 
-# make reads FILE from the repository top, and splits words at spaces.
+# make reads FILE from the repository top, and takes it into its rules and
+# their shell commands: a character that make reads as its own syntax is
+# refused, with what make would make of it (= : ; # % | * ? [ ] \ " ` ( );
+# ' and , pass).
 impl=
 for i in "${impls[@]}"; do
 	[ "$build" = 1 ] || die "--impl $i builds the image: not with --no-build or --elf"
-	case "$i" in *[[:space:]]*) die "--impl '$i': make splits it at its spaces" ;; esac
 	case "$i" in *=/* | *=) ;; *=*) i=${i%%=*}=$PWD/${i#*=} ;; esac
+	f=${i#*=}
+	c=${f//[!]=:;#%|*?[\\\"\`()]/}
+	case "$i" in
+	*[[:space:]]*) why="make splits it at its spaces" ;;
+	*'$'*) why="make reads \$ as the start of a variable" ;;
+	*) why=${c:+make reads \'${c:0:1}\' in a rule or its recipe as its own syntax} ;;
+	esac
+	[ -z "$why" ] || die "--impl '$i': $why; rename the file or give a symlink to it"
 	impl="${impl:+$impl }$i"
 done
 

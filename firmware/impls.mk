@@ -55,7 +55,7 @@ $(if $(filter $(impl_name),$(IMPL_BUILTIN)),$(call impl_err,$(1),'$(impl_name)' 
 $(if $(word 2,$(filter $(impl_name),$(IMPL_NAMES))),$(call impl_err,$(1),NAME '$(impl_name)' is given twice))
 $(if $(impl_file),,$(call impl_err,$(1),the FILE after = is empty))
 $(if $(wildcard $(impl_file)),,$(call impl_err,$(1),no such file: $(impl_file)))
-$(if $(shell test -f '$(impl_file)' && test -r '$(impl_file)' && echo ok),,$(call impl_err,$(1),$(impl_file) is not a regular file this user can read))
+$(if $(shell test -f $(call shq,$(impl_file)) && test -r $(call shq,$(impl_file)) && echo ok),,$(call impl_err,$(1),$(impl_file) is not a regular file this user can read))
 $(if $(filter %.c %.S %.s %.o,$(impl_file)),,$(call impl_err,$(1),$(impl_file) is not a C source (.c) nor assembly (.S or .s) nor an object (.o)))
 IMPL_LIST += $(impl_name):user_$(impl_name):user
 impl_obj_user_$(impl_name) := $(IMG_DIR)/obj/user-$(impl_name).o
@@ -94,19 +94,18 @@ IMPL_SRC_CFLAGS = $(IMG_CODEGEN) -Wall -Wextra $(IMPL_CFLAGS)
 # date: a file copied over with its older date kept (cp -p, tar x) or a
 # symlink retargeted is new code.  Its stamp holds the file's sha256, the
 # compiler's version and the flags, and is rewritten only when they change.
-impl_sq = '$(subst ','\'',$(1))'
 IMPL_CC_VERSION := $(if $(IMPL),$(shell $(CC) --version 2>/dev/null | head -n 1))
 define impl_rules
 $(impl_src_$(1)): ;
-impl_stamp_$(1) := $(shell sha256sum <$(call impl_sq,$(impl_src_$(1)))) $(IMPL_CC_VERSION)
+impl_stamp_$(1) := $(shell sha256sum <$(call shq,$(impl_src_$(1)))) $(IMPL_CC_VERSION)
 $(IMG_DIR)/obj/user/$(1).stamp: FORCE
 	@mkdir -p $$(@D)
-	@printf '%s\n' $$(call impl_sq,$$(impl_stamp_$(1)) $$(IMPL_SRC_CFLAGS)) | cmp -s - $$@ || \
-		printf '%s\n' $$(call impl_sq,$$(impl_stamp_$(1)) $$(IMPL_SRC_CFLAGS)) >$$@
+	@printf '%s\n' $$(call shq,$$(impl_stamp_$(1)) $$(IMPL_SRC_CFLAGS)) | cmp -s - $$@ || \
+		printf '%s\n' $$(call shq,$$(impl_stamp_$(1)) $$(IMPL_SRC_CFLAGS)) >$$@
 $(IMG_DIR)/obj/user/$(1).o: $(impl_src_$(1)) $(IMG_DIR)/obj/user/$(1).stamp
 	@mkdir -p $$(@D)
 	$$(quiet) CC "$$< (IMPL $(1))"
-	$$(Q)$(if $(filter %.o,$(impl_src_$(1))),cp $$< $$@,$$(CC) $$(IMPL_SRC_CFLAGS) -c $$< -o $$@ || \
+	$$(Q)$(if $(filter %.o,$(impl_src_$(1))),cp $$(call shq,$$<) $$@,$$(CC) $$(IMPL_SRC_CFLAGS) -c $$(call shq,$$<) -o $$@ || \
 		{ echo "impl: error: $(1)=$(impl_src_$(1)): does not compile (the compiler's messages above)" >&2; exit 1; })
 $(IMG_DIR)/obj/user-$(1).o: $(IMG_DIR)/obj/user/$(1).o tools/extract-refs.sh tools/elf.py \
 		firmware/impls.mk

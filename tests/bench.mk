@@ -8,7 +8,8 @@
 #        in .log.run) and write $(O)/report/report.md.
 #        full (default): size sweep and the 32 MiB phase, about a minute.
 #   make report LOG=FILE [ELF=FILE] [CYCLES=FILE] [CORE=u74|u54]
-#        the report ($(O)/report/) from any benchmark log: QEMU's under -icount
+#        the report ($(O)/report/) from any benchmark log (LOG and ELF taken as
+#        typed: spaces, quotes, $ and commas are the file's): QEMU's under -icount
 #        (one without is refused: its counts mean nothing), or a board's
 #        serial capture of the image built with `make BENCH=full PLATFORM=...`.
 #        ELF: the image that wrote the log, for the code size of lib's static
@@ -99,9 +100,9 @@ bench: bench-image-$(BENCH_MODE)
 
 .PHONY: report
 report:
-	$(Q)[ -n "$(LOG)" ] || { echo "usage: make report LOG=FILE [ELF=FILE] [CYCLES=FILE] [CORE=u74|u54]" >&2; exit 2; }
-	$(Q)$(REPORT) report $(LOG) --out $(REPORT_DIR) --targets $(BENCH_TARGETS) \
-		$(if $(ELF),--elf $(ELF),--elf-guess '$(call bench_elf,{mode})') $(bench_cycles)
+	$(Q)[ -n $(call shq,$(value LOG)) ] || { echo "usage: make report LOG=FILE [ELF=FILE] [CYCLES=FILE] [CORE=u74|u54]" >&2; exit 2; }
+	$(Q)$(REPORT) report $(call shq,$(value LOG)) --out $(REPORT_DIR) --targets $(BENCH_TARGETS) \
+		$(if $(value ELF),--elf $(call shq,$(value ELF)),--elf-guess '$(call bench_elf,{mode})') $(bench_cycles)
 
 # The sweep under -icount and the misaligned-access plugin: bench-check's
 # log, which the report's own tests read too.  The boot is made again only
