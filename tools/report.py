@@ -451,8 +451,8 @@ def facts(run):
 def cmd_summary(args):
     """The tables as text; in mode quick (the suite image's) every counter of each call."""
     run = Run(args.log, allow_failed=True)
-    b, sizes, nb = run.b, args.elf and read_elf(args.elf, run), len(run.log.benches)
-    last = f"; the last of {nb} blocks" if nb > 1 else ""
+    b, sizes = run.b, args.elf and read_elf(args.elf, run)
+    last = run.log.which and f"; {run.log.which}"
     L = [f"wordmerge benchmark, mode {run.mode} ({run.path}: format {b.format}, "
          f"{b.records + 2} CSV lines, CRC checked{last})"]
     L += [f"{what}: {value}" for what, value in facts(run)] + textwrap.wrap(COUNTERS, 88)
@@ -603,12 +603,12 @@ def model_md(run, model, cores):
 
 
 def report_md(run, args, sizes, targets, model, tried, cores):
-    b, blocks, run_info = run.b, len(run.log.benches), ""
+    b, run_info = run.b, ""
     if os.path.exists(args.log + ".run"):      # how the log was made (make bench writes it)
         with open(args.log + ".run") as f:
             run_info = " ".join(f.read().split())
     build = f"build id `{run.log.build_id}`, " if run.log.build_id else ""
-    last = f"; the log held {blocks} benchmark blocks, this is the last" if blocks > 1 else ""
+    last = run.log.which and f"; {run.log.which}"
     L = ["# wordmerge benchmark report\n",
          f"Made by `tools/report.py` from `{run.path}` (mode `{run.mode}`, {build}"
          f"{b.records + 2} CSV lines, CRC-32 `{b.crc:08x}` checked{last}).\n",
@@ -665,6 +665,7 @@ def cmd_report(args):
     os.makedirs(args.out, exist_ok=True)
     wmlog.write_atomic(os.path.join(args.out, "report.md"), text)
     print(f"report: {os.path.join(args.out, 'report.md')} from {args.log}"
+          + (f", {run.log.which}" if run.log.which else "")
           + (f", cycle model {model['path']}" if model else ", no cycle model"))
     return 0
 
