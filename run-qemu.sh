@@ -44,7 +44,9 @@
 #                        (--impl, any user_* symbol) made a misaligned access
 #   --elf FILE           boot this RISC-V 64-bit ELF instead of building the
 #                        default one
-#   --log FILE           UART log, raw like a board's serial capture (default
+#   --log FILE           UART log, raw like a board's serial capture (an
+#                        earlier run's FILE.misalign, FILE.uboot/ and FILE.run
+#                        beside it are removed or made anew; default
 #                        $O/run/<machine>-smp<N>.log, or <machine>-smp<N>-2.log
 #                        and so on while another run uses that name); the
 #                        terminal shows it through tools/elf.py symbolize
@@ -99,7 +101,8 @@
 #           (an argument after --): its own first line follows
 #   130     interrupted by SIGINT, 143 by SIGTERM: QEMU and the rest of the run
 #           were ended first (killed with SIGKILL, run-qemu.sh takes QEMU
-#           along: QEMU runs under setpriv --pdeathsig KILL)
+#           along: QEMU runs under setpriv --pdeathsig KILL; the next run
+#           removes its temporary folder)
 set -u
 
 self=$(readlink -f "$0")
@@ -304,6 +307,9 @@ if [ "$log_given" = 0 ]; then
 fi
 [ "$log" -ef "$elf" ] && die "--log $log is the ELF being booted"
 { : >"$log"; } 2>/dev/null || die "cannot write the log $log"
+# The log's side files are its run's: those of an earlier run of the same
+# name go (--check-alignment and --via-uboot make theirs anew below).
+rm -rf "$log.misalign" "$log.uboot" "$log.run" 2>/dev/null
 # Read back after the run: it must be a plain file that the truncation emptied.
 [ -f "$log" ] && [ -z "$(head -c 1 "$log" 2>/dev/null)" ] ||
 	die "--log $log is not a plain file that run-qemu.sh can write and read back"
@@ -373,7 +379,14 @@ exit_line_done() {
 	grep -aqE '^EXIT: STATUS=[0-9]+'$'\r''?$' <<<"$chunk"
 }
 
+# The run's temporary folder, with its shell's pid in it: a run killed by
+# SIGKILL (which no trap sees) leaves its folder behind, and a later run
+# removes each folder whose run is gone.
+for d in "${TMPDIR:-/tmp}"/run-qemu.*/; do
+	p=$(cat "$d/pid" 2>/dev/null) && [ ! -d "/proc/$p" ] && rm -rf "$d"
+done
 state=$(mktemp -d "${TMPDIR:-/tmp}/run-qemu.XXXXXX") || die "cannot make a temporary folder"
+echo $$ >"$state/pid"
 mkfifo "$state/uart" || die "cannot make a FIFO in $state"
 echo "run-qemu.sh: qemu-system-riscv64 ${qemu_args[*]}" >&2
 setpriv --pdeathsig KILL qemu-system-riscv64 "${qemu_args[@]}" </dev/null >"$log" 2>&1 &

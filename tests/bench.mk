@@ -5,7 +5,8 @@
 #        build the benchmark image ($(O)/bench-MODE/virt/), boot it on QEMU virt
 #        with -icount shift=0 (cycle and instret count instructions exactly),
 #        keep the log as $(O)/bench/bench-MODE.log (how it was run beside it,
-#        in .log.run) and write $(O)/report/report.md.
+#        in .log.run, written after the run: run-qemu.sh removes an earlier
+#        run's) and write $(O)/report/report.md.
 #        full (default): size sweep and the 32 MiB phase, about a minute.
 #   make report LOG=FILE [ELF=FILE] [CYCLES=FILE] [CORE=u74|u54]
 #        the report ($(O)/report/) from any benchmark log (LOG and ELF taken as
@@ -86,13 +87,13 @@ bench: bench-image-$(BENCH_MODE)
 	$(Q)mkdir -p $(BENCH_DIR)
 	$(Q)log=$(BENCH_DIR)/bench-$(BENCH_MODE)$(BENCH_SUFFIX).log; \
 	cmd="$(BENCH_QEMU) --timeout 1800 --elf $(call bench_elf,$(BENCH_MODE)) --log $$log"; \
-	{ echo "$$cmd"; echo "($$(qemu-system-riscv64 --version | head -n 1), $$(date -u '+%Y-%m-%d %H:%M UTC'), host $$(uname -m))"; } > $$log.run; \
 	echo "  BENCH   $$cmd"; \
 	start=$$(date +%s); : > $$log; \
 	{ eval "$$cmd" > $(BENCH_DIR)/bench-$(BENCH_MODE)$(BENCH_SUFFIX).out 2>&1; echo $$? > $(BENCH_DIR)/bench$(BENCH_SUFFIX).rc; } & \
 	pid=$$!; \
 	tail -n +1 -F --pid=$$pid $$log 2>/dev/null | python3 tools/wmlog.py progress; \
 	wait $$pid; rc=$$(cat $(BENCH_DIR)/bench$(BENCH_SUFFIX).rc); \
+	{ echo "$$cmd"; echo "($$(qemu-system-riscv64 --version | head -n 1), $$(date -u '+%Y-%m-%d %H:%M UTC'), host $$(uname -m))"; } > $$log.run; \
 	echo "  BENCH   $$(( $$(date +%s) - start )) s, run-qemu.sh status $$rc, log $$log"; \
 	[ "$$rc" = 0 ] || { tail -n 20 $(BENCH_DIR)/bench-$(BENCH_MODE)$(BENCH_SUFFIX).out; exit 1; }
 	$(Q)$(REPORT) report $(BENCH_DIR)/bench-$(BENCH_MODE)$(BENCH_SUFFIX).log --out $(REPORT_DIR) \
