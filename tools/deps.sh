@@ -35,16 +35,15 @@ gcc                     | -                                 | gcc               
 valgrind                | -                                 | valgrind                     | valgrind               | valgrind
 gcc-m32                 | builds gcc -m32                   | gcc-12-multilib              | glibc-devel.i686       | lib32-glibc
 clang                   | -                                 | clang                        | clang                  | clang
+clang-19                | builds clang-19 -fsanitize=thread | clang-19 libclang-rt-19-dev  | -                      | -
+g++                     | -                                 | g++                          | gcc-c++                | gcc
 clang-fuzzer            | clang_rt fuzzer                   | libclang-rt-14-dev           | compiler-rt            | compiler-rt
 s390x-linux-gnu-gcc     | -                                 | gcc-s390x-linux-gnu          | gcc-s390x-linux-gnu    | -
 s390x-libc              | builds s390x-linux-gnu-gcc        | libc6-dev-s390x-cross        | -                      | -
 powerpc-linux-gnu-gcc   | -                                 | gcc-powerpc-linux-gnu        | -                      | -
 powerpc-libc            | builds powerpc-linux-gnu-gcc      | libc6-dev-powerpc-cross      | -                      | -
-qemu-s390x-static       | -                                 | qemu-user-static             | qemu-user-static       | qemu-user-static
-qemu-ppc-static         | -                                 | qemu-user-static             | qemu-user-static       | qemu-user-static
-qemu-i386-static        | -                                 | qemu-user-static             | qemu-user-static       | qemu-user-static
-dtc                     | -                                 | device-tree-compiler         | dtc                    | dtc
-fdtput                  | -                                 | device-tree-compiler         | dtc                    | dtc
+qemu-user-static        | has qemu-s390x-static qemu-ppc-static qemu-i386-static | qemu-user-static | qemu-user-static | qemu-user-static
+device-tree-compiler    | has dtc fdtput                    | device-tree-compiler         | dtc                    | dtc
 llvm-mca                | -                                 | llvm                         | llvm                   | llvm
 labgrid                 | /usr/bin/python3 -c "import labgrid" | python3-labgrid           | -                      | -
 lava-common             | /usr/bin/python3 -c "import lava_common" | lava-common           | -                      | -
@@ -53,6 +52,7 @@ tftpd-hpa-config        | test -r /etc/default/tftpd-hpa    | tftpd-hpa         
 '
 
 # The table's checks.  qemu_data FILE: FILE where QEMU looks for firmware.
+has() { for c; do command -v "$c" || return 1; done; }  # has CMD...: each is a command
 qemu_data() {
 	for d in $(qemu-system-riscv64 -L help 2>/dev/null || echo /usr/share/qemu /usr/local/share/qemu); do
 		[ -r "$d/$1" ] && return 0
