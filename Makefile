@@ -81,7 +81,9 @@ endif
 # --- platforms: where the payload runs ------------------------------------------
 # Each runs 2 MiB (the Image header's text_offset) into RAM; a board's U-Boot
 # may load it elsewhere, booti moves it here (docs/boards.md).
-# virt:        QEMU virt, RAM at 0x80000000: OpenSBI fw_jump's payload address
+# virt:        QEMU virt, RAM at 0x80000000: QEMU loads -kernel there, the
+#              first 2 MiB boundary past its OpenSBI (fw_dynamic, QEMU's
+#              default, is told the address; fw_jump's is the same)
 # unmatched:   SiFive HiFive Unmatched (FU740), RAM at 0x80000000 (U-Boot's
 #              kernel_addr_r is 0x84000000)
 # visionfive2: StarFive VisionFive 2 (JH7110), RAM at 0x40000000 (U-Boot's
