@@ -47,7 +47,7 @@ LEGACY_CONSOLE ?= 0
 LIB_SRC ?= lib/wordmerge.c
 # FAULT=NAME: the deliberate fault NAME of tests/faults.txt, for the tests
 # that must see it caught: the source file it edits is replaced by a copy
-# with the fault (tools/apply-fault.sh), in the image and the test programs.
+# with the fault (tests/apply-fault.sh), in the image and the test programs.
 FAULT ?=
 ifneq ($(FAULT),)
 FAULT_FILE := $(shell awk -F' [|] ' -v n='$(FAULT)' '$$1 == n { print $$2 }' tests/faults.txt)
@@ -69,6 +69,9 @@ TRAP_SELFTEST ?= 0
 PMU_SELFTEST ?= 0
 BENCH ?=
 V ?= 0
+
+# $(call shq,TEXT): TEXT as one word for the shell (a file name a user gave).
+shq = '$(subst ','\'',$(1))'
 
 ifeq ($(V),1)
 Q :=
@@ -226,8 +229,8 @@ IMG_FLAGS = $(IMG_CFLAGS) $(IMG_LDFLAGS) LIB_SIZE=$(LIB_SIZE) LIB_CC=$(LIB_CC) I
 	IMPL_CFLAGS=$(IMPL_CFLAGS)
 
 ifneq ($(FAULT),)
-$(FAULT_SRC): $(FAULT_FILE) tests/faults.txt tools/apply-fault.sh
-	$(Q)tools/apply-fault.sh tests/faults.txt $(FAULT) $@
+$(FAULT_SRC): $(FAULT_FILE) tests/faults.txt tests/apply-fault.sh
+	$(Q)tests/apply-fault.sh tests/faults.txt $(FAULT) $@
 endif
 
 # The benchmark's fleet call mix (firmware/bench.c, part mix): drawn by
@@ -292,7 +295,7 @@ include tests/cycles.mk
 # gcc-m32 comes from gcc-12-multilib, not the gcc-multilib metapackage:
 # Debian 12's gcc-multilib conflicts with the cross compilers.  labgrid,
 # pyelftools, libfdt, lava-*: Debian's, they import only under /usr/bin/python3,
-# which tools/elf.py, tools/dtb-corrupt.py, the farm tests of tests/tests.cfg and
+# which tools/elf.py, tests/dtb-corrupt.py, the farm tests of tests/tests.cfg and
 # farm/lava/jobs.py run; tftpd-hpa-config:
 # LAVA's tftp deploy takes its folder from /etc/default/tftpd-hpa (the daemon
 # itself is not needed, nor left running).

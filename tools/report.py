@@ -126,12 +126,13 @@ def read_elf(path, run):
         raise Error(f"{path} is not the image that wrote {run.path}: no function {missing[0]}")
     elf.wrote(run.path, None, run.meta.get("memcpy_addr"))
     lib = sorted((f.name, f.size) for f in syms.values() if f.size and elfmod.is_lib(f.name, False))
-    # Another's total: every function with its symbols' prefix (extract-refs.sh gives helpers it).
+    # Another's total: every function with its symbols' prefix (extract-refs.sh gives helpers
+    # it), each address once, whatever its number of names (aliases).
     prefixes = {i: s[:-len(fn)] for (i, fn), s in run.b.symbols.items() if s.endswith("_" + fn)}
     return {"elf": path, "libfile": elfmod.LIB_FILE, "lib": lib, "lib_total": sum(s for _, s in lib),
             "size": {k: syms[s].size for k, s in run.b.symbols.items()},
-            "total": {i: sum(f.size for f in syms.values() if f.name.startswith(p))
-                      for i, p in prefixes.items()}}
+            "total": {i: sum({f.addr: f.size for f in syms.values() if f.name.startswith(p)}
+                             .values()) for i, p in prefixes.items()}}
 
 
 def read_cycles(path, run):
@@ -452,8 +453,8 @@ def facts(run):
 def cmd_summary(args):
     """The tables as text; in mode quick (the suite image's) every counter of each call."""
     run = Run(args.log, allow_failed=True)
-    b, sizes, nb = run.b, args.elf and read_elf(args.elf, run), len(run.log.benches)
-    last = f"; the last of {nb} blocks" if nb > 1 else ""
+    b, sizes = run.b, args.elf and read_elf(args.elf, run)
+    last = run.log.which and f"; {run.log.which}"
     L = [f"wordmerge benchmark, mode {run.mode} ({run.path}: format {b.format}, "
          f"{b.records + 2} CSV lines, CRC checked{last})"]
     L += [f"{what}: {value}" for what, value in facts(run)] + textwrap.wrap(COUNTERS, 88)
@@ -604,12 +605,12 @@ def model_md(run, model, cores):
 
 
 def report_md(run, args, sizes, targets, model, tried, cores):
-    b, blocks, run_info = run.b, len(run.log.benches), ""
+    b, run_info = run.b, ""
     if os.path.exists(args.log + ".run"):      # how the log was made (make bench writes it)
         with open(args.log + ".run") as f:
             run_info = " ".join(f.read().split())
     build = f"build id `{run.log.build_id}`, " if run.log.build_id else ""
-    last = f"; the log held {blocks} benchmark blocks, this is the last" if blocks > 1 else ""
+    last = run.log.which and f"; {run.log.which}"
     L = ["# wordmerge benchmark report\n",
          f"Made by `tools/report.py` from `{run.path}` (mode `{run.mode}`, {build}"
          f"{b.records + 2} CSV lines, CRC-32 `{b.crc:08x}` checked{last}).\n",
@@ -666,6 +667,7 @@ def cmd_report(args):
     os.makedirs(args.out, exist_ok=True)
     wmlog.write_atomic(os.path.join(args.out, "report.md"), text)
     print(f"report: {os.path.join(args.out, 'report.md')} from {args.log}"
+          + (f", {run.log.which}" if run.log.which else "")
           + (f", cycle model {model['path']}" if model else ", no cycle model"))
     return 0
 

@@ -23,6 +23,10 @@ import zlib
 
 SPEC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs", "protocol.md")
 TAG = re.compile(r"^([A-Z][A-Z-]*): (.*)$")
+# The timestamp a serial terminal can put before each line of a capture, passed over: tio -t's
+# "[13:45:02.123] " (and its ISO 8601 "[2026-06-01T13:45:02.123] "), minicom's and picocom's
+# "[2026-06-01 13:45:02] ".
+STAMP = re.compile(r"^\[[0-9][0-9:.,T /+-]*\] ?")
 DONE = "benchmark {mode}: {points} points measured, {failures} failures"   # a CSV:done record
 TYPES = {"int": r"\d+", "int?": r"\d*", "hex": r"0x[0-9a-fA-F]+", "hex8": r"[0-9a-f]{8}",
          "name": r"[A-Za-z0-9_.-]+", "text": r".*"}
@@ -146,6 +150,12 @@ class Log:
         return self.benches[-1] if self.benches else None
 
     @property
+    def which(self):
+        """Which block the tools read, in words, if the log holds more than one; else ""."""
+        b, n = self.bench, len(self.benches)
+        return f"the last of {n} benchmark blocks (lines {b.line}-{b.end})" if n > 1 else ""
+
+    @property
     def failed(self):
         """Groups that ended with a FAIL: line, in plan order."""
         return [g for g in self.plan or [] if self.groups.get(g, {}).get("result") == "FAIL"]
@@ -178,10 +188,14 @@ def read(path):
         text = f.read().decode("utf-8", "replace")
     log, bench = Log(path), None
     for n, line in enumerate(text.replace("\r", "").split("\n"), 1):
-        where = f"{path}:{n}"
+        where, line = f"{path}:{n}", STAMP.sub("", line, count=1)
         k = line.find("CSV:begin,")
         if k > 0:
             line = line[k:]      # noise before the first data line of a capture
+        k = line.find("CSV:")
+        if k > 0 and bench is not None:
+            raise Error(f"{where}: {line[:k]!r} before a CSV: record: a per-line timestamp or "
+                        "prefix of a form not read (tio -t's, minicom's [...] timestamps are)")
         if line.startswith("CSV:"):
             raw = next(csv.reader([line[4:]]))
             kind = raw[0] if raw else ""
@@ -198,6 +212,7 @@ def read(path):
                     raise Error(f"{where}: the block from line {bench.line} is damaged: "
                                    f"{bench.records} records with CRC {bench.crc:08x}, "
                                    f"CSV:end says {rec['lines']} and {rec['crc']}")
+                bench.end = n
                 log.benches.append(bench)
                 bench = None
                 continue
