@@ -14,8 +14,9 @@
 	.globl _start
 _start:
 	/*
-	 * RISC-V Linux "Image" header (Documentation/riscv/boot-image-header.rst),
-	 * so that U-Boot's booti accepts the image.  code0 jumps over it.
+	 * RISC-V Linux "Image" header (Linux's
+	 * Documentation/arch/riscv/boot-image-header.rst), so that U-Boot's
+	 * booti accepts the image.  code0 jumps over it.
 	 */
 	.option push
 	.option norvc

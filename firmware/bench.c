@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * The benchmark image: wordmerge's memcpy/memmove/memset (the standard names
- * in this image) against picolibc's two Debian builds and a
- * plain byte loop, timed with rdcycle, rdinstret and rdtime around each call.
+ * The benchmark: wordmerge's memcpy/memmove/memset (the standard names in
+ * this image) against every other implementation the image carries
+ * (firmware/impls.mk: the peers, picolibc's two Debian builds among them, a
+ * user's IMPL= entries) and a plain byte loop, timed with rdcycle,
+ * rdinstret and rdtime around each call.
  * The benchmark image (make BENCH=MODE: bench_main.c, tests/bench.mk) runs
  * one mode instead of the correctness suite; the suite image (main.c) runs
  * mode quick after its suite (see bench.h).  Modes:

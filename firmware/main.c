@@ -4,9 +4,10 @@
  * instead).  After the start every image shares (fw_start(), start.c: the
  * banner, the device tree) it runs the correctness suite on wordmerge's
  * memcpy/memmove/memset (which carry the standard names here, so picolibc's
- * printf runs on them too) and on picolibc's own functions from both of
- * Debian's builds, then a short benchmark (bench.c, mode quick), prints the
- * verdict and ends the run through fw_exit().
+ * printf runs on them too) and on every other implementation the image
+ * carries (firmware/impls.mk: the peers, picolibc's two Debian builds among
+ * them, and a user's IMPL= entries), then a short benchmark (bench.c, mode
+ * quick), prints the verdict and ends the run through fw_exit().
  */
 #include <stdio.h>
 #include <string.h>
