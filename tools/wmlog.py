@@ -10,9 +10,8 @@ the names of line forms, record kinds and fields live there, not here).
                            CSV:progress and CSV:done records in words, EXIT:
 
 As a module: read(path) -> Log, or Error naming the line.  A log may be
-a QEMU log or a board's serial capture: carriage returns, a terminal's timestamp
-before each line (STAMP), and lines without a tag of the protocol (boot messages,
-noise), are passed over.
+a QEMU log or a board's serial capture: carriage returns, timestamps (STAMP), and
+lines without a tag of the protocol (boot messages, noise), are passed over.
 Python standard library only.
 """
 import csv
