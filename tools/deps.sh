@@ -6,6 +6,7 @@
 # then installs their Debian packages as root (a user is told the command)
 # and checks again; elsewhere it names the Debian, Fedora and Arch packages.
 # Exit status: 0 all here, 1 not installed, 126 no apt-get or no package known.
+# deps.sh --missing TOOL...: only prints the missing tools' rows of the table.
 set -eu
 
 # tool | check (- : command -v TOOL) | Debian | Fedora | Arch   (- : none known)
@@ -98,6 +99,7 @@ report() {
 			($4 == "-" ? "(none known)" : $4), ($5 == "-" ? "(none known)" : $5) }' >&2
 }
 
+[ "${1-}" != --missing ] || { shift; missing "$@"; exit 0; }
 miss=$(missing "$@")
 [ -z "$miss" ] && exit 0
 debs=$(printf '%s\n' "$miss" | cut -d'|' -f3 | grep -vx -- - | sort -u | tr '\n' ' ')
@@ -120,8 +122,8 @@ if [ -n "$cross" ] && dpkg-query -W -f='${Status}' gcc-multilib 2>/dev/null | gr
 	exit 1
 fi
 report
-echo "deps: installing missing Debian packages: $debs" >&2
 [ "$(id -u)" = 0 ] || { echo "deps: error: not root; run: sudo apt-get install $debs" >&2; exit 1; }
+echo "deps: installing missing Debian packages: $debs" >&2
 
 # No service starts while apt-get installs (policy-rc.d(8): 101 = forbidden):
 # the tests need none, and tftpd-hpa's TFTP daemon would stay running (LAVA
