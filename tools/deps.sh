@@ -136,12 +136,28 @@ if [ ! -e "$policy" ]; then
 	trap 'exit 130' INT; trap 'exit 143' TERM  # a signal too ends through that trap
 fi
 export DEBIAN_FRONTEND=noninteractive
-rc=0
+# Another install (a fresh machine's first unattended-upgrades, say) may hold
+# the package manager's lock: apt-get waits for it, at most DEPS_LOCK_WAIT s;
+# its "Waiting for cache lock" becomes one line of ours, and status 3 says
+# that the wait ran out ("Could not get lock" then).
+wait=${DEPS_LOCK_WAIT:-600}
+apt() {
+	{ apt-get -o DPkg::Lock::Timeout="$wait" "$@" 2>&1; echo "apt-get status $?"; } |
+	awk -v w="$wait" -v q="'" '
+	/^apt-get status / { rc = $3; next }
+	/Waiting for cache lock/ { if (!said++) printf "deps: another install holds the package " \
+		"manager%ss lock: waiting for it, at most %d s " \
+		"(apt-get -o DPkg::Lock::Timeout=%d)\n", q, w, w > "/dev/stderr"; next }
+	/Could not get lock/ { lock = 1 }
+	{ print } END { exit (rc && lock ? 3 : rc) }'
+}
 # A fresh machine has no package lists yet: refresh them once if needed.
+rc=0
 # shellcheck disable=SC2086 # one word per package
-if ! apt-get install -y -q --no-install-recommends --no-remove $debs >/dev/null 2>&1; then
-	apt-get update -q >/dev/null 2>&1 || true
-	apt-get install -y -q --no-install-recommends --no-remove $debs >&2 || rc=1
+apt install -y --no-install-recommends --no-remove $debs >/dev/null || rc=$?
+if [ "$rc" != 0 ] && [ "$rc" != 3 ]; then
+	apt update >/dev/null || true
+	rc=0; apt install -y --no-install-recommends --no-remove $debs >&2 || rc=$?
 fi
 # Whatever that policy said: the TFTP daemon is stopped, and not started at boot.
 case " $debs " in *" tftpd-hpa "*)
@@ -149,6 +165,7 @@ case " $debs " in *" tftpd-hpa "*)
 	else { /etc/init.d/tftpd-hpa stop; update-rc.d tftpd-hpa disable; } >/dev/null 2>&1 || true
 	fi ;;
 esac
+[ "$rc" != 3 ] || echo "deps: error: another install held the package manager's lock $wait s" >&2
 [ "$rc" = 0 ] || { echo "deps: error: could not install: $debs" >&2; exit 1; }
 miss=$(missing "$@")
 [ -z "$miss" ] || { echo "deps: error: installed $debs, but still missing:" >&2; report; exit 1; }
