@@ -5,7 +5,7 @@
 #        build the benchmark image ($(O)/bench-MODE/virt/), boot it on QEMU virt
 #        with -icount shift=0 (cycle and instret count instructions exactly),
 #        keep the log as $(O)/bench/bench-MODE.log (how it was run beside it,
-#        in .log.run) and write $(O)/report/report.md.
+#        in .log.run, as run-qemu.sh writes it for every log) and write $(O)/report/report.md.
 #        full (default): size sweep and the 32 MiB phase, about a minute.
 #   make report LOG=FILE [ELF=FILE] [CYCLES=FILE] [CORE=u74|u54]
 #        the report ($(O)/report/) from any benchmark log: QEMU's under -icount
@@ -85,7 +85,6 @@ bench: bench-image-$(BENCH_MODE)
 	$(Q)mkdir -p $(BENCH_DIR)
 	$(Q)log=$(BENCH_DIR)/bench-$(BENCH_MODE)$(BENCH_SUFFIX).log; \
 	cmd="$(BENCH_QEMU) --timeout 1800 --elf $(call bench_elf,$(BENCH_MODE)) --log $$log"; \
-	{ echo "$$cmd"; echo "($$(qemu-system-riscv64 --version | head -n 1), $$(date -u '+%Y-%m-%d %H:%M UTC'), host $$(uname -m))"; } > $$log.run; \
 	echo "  BENCH   $$cmd"; \
 	start=$$(date +%s); : > $$log; \
 	{ eval "$$cmd" > $(BENCH_DIR)/bench-$(BENCH_MODE)$(BENCH_SUFFIX).out 2>&1; echo $$? > $(BENCH_DIR)/bench$(BENCH_SUFFIX).rc; } & \
