@@ -100,7 +100,7 @@ bench: bench-image-$(BENCH_MODE)
 report:
 	$(Q)[ -n "$(LOG)" ] || { echo "usage: make report LOG=FILE [ELF=FILE] [CYCLES=FILE] [CORE=u74|u54]" >&2; exit 2; }
 	$(Q)$(REPORT) report $(LOG) --out $(REPORT_DIR) --targets $(BENCH_TARGETS) \
-		$(if $(ELF),--elf $(ELF),--elf-guess '$(call bench_elf,{mode})') $(bench_cycles)
+		$(if $(ELF),--elf $(ELF),--images $(O)) $(bench_cycles)
 
 # The sweep under -icount and the misaligned-access plugin: bench-check's
 # log, which the report's own tests read too.  The boot is made again only

@@ -17,6 +17,7 @@ import argparse
 import bisect
 import collections
 import fnmatch
+import glob
 import os
 import re
 import struct
@@ -70,6 +71,17 @@ class Elf:
             raise Error(f"{self.path} is not the image that wrote {log}: " + (
                 f"memcpy at 0x{at:x}, the log says {memcpy_addr}" if ours == build_id or not
                 build_id else f"its build id is {ours or 'absent'}, the log's {build_id}"))
+
+    @staticmethod
+    def find(top, build_id):
+        """The image under TOP ($O: virt/ and the board builds, an IMPL= build's too, and
+        bench-*/'s) whose build id is BUILD_ID, a log's; None if none is."""
+        top = glob.escape(top)
+        for path in sorted(glob.glob(f"{top}/*/wordmerge.elf")
+                           + glob.glob(f"{top}/bench-*/*/wordmerge.elf")):
+            if build_id and Elf(path).build_id() == build_id:
+                return path
+        return None
 
     def _symbols(self):
         tab = self.elf.get_section_by_name(".symtab")

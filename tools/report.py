@@ -4,10 +4,11 @@
 order of implementations (lib's own first) and functions; docs/benchmarks.md says what they mean.
 
   summary LOG [--elf ELF]   the tables as text (run-qemu.sh prints them); mode quick: per call
-  report LOG [--out DIR] [--elf ELF | --elf-guess PATTERN...] [--targets FILE]
+  report LOG [--out DIR] [--elf ELF | --images O] [--targets FILE]
              [--cycles CSV | --cycles-guess CSV...] [--core u74|u54]
       DIR/report.md, the cycle model's (tools/cycles.py) cycles beside the counts; written
-      whole or not at all: after an error the old report stays.
+      whole or not at all: after an error the old report stays.  --images O: the ELF is the
+      image under O with the log's build id (tools/elf.py find).
   check LOG --targets FILE [--elf ELF] [--cycles CSV]
       lib's instruction counts, code size and modeled cycles against the targets: a
       PASS:/UNMET:/FAIL: line each and a SUMMARY: line; exit status 1 if any fails.
@@ -618,7 +619,8 @@ def report_md(run, args, sizes, targets, model, tried, cores):
     big = big_tables(run) if run.big else []
     L += ["## Headline: 32 MiB buffers\n", table(big[0], True)] if big else []
     L += ["## Code size\n", table(size_table(run, sizes), True) + f"\nFrom `{sizes['elf']}` "
-          "(tools/elf.py).\n" if sizes else "No ELF of the log's build: `make report ... ELF=`.\n"]
+          "(tools/elf.py).\n" if sizes else f"No image in `{args.images}` has the log's build id "
+          f"`{run.log.build_id}`: `make report ... ELF=FILE` names it.\n"]
     if targets:
         L += [f"## Targets: the bounds {run.ours} must stay within (`{args.targets}`)\n", table((
             None, ["cell", "verdict", "measured vs bound"],
@@ -651,8 +653,11 @@ def cmd_report(args):
     run = Run(args.log)
     if not run.lock and not run.board:
         raise Error(f"{args.log}: counts {run.counts} ({run.why}); boot without --no-icount")
-    guesses = [g.replace("{mode}", run.mode) for g in args.elf_guess or []]
-    sizes = pick(run, args.elf, guesses, read_elf)[0]
+    found = args.elf or args.images and elfmod.Elf.find(args.images, run.log.build_id)
+    if not found and args.images:
+        print(f"report: note: no image in {args.images} has the log's build id "
+              f"{run.log.build_id}: no code sizes (make report ... ELF=FILE)", file=sys.stderr)
+    sizes = pick(run, found, [], read_elf)[0]
     model, tried = pick(run, args.cycles, args.cycles_guess or [], read_cycles)
     # The models to show: both; on a board's log its core's (both if its name does not tell).
     cores = list(CORES) if not run.board else [args.core] if args.core else next(
@@ -752,7 +757,7 @@ def main():
             p.add_argument("--cycles")
         if name == "report":
             p.add_argument("--out", default="build/report")
-            p.add_argument("--elf-guess", action="append", metavar="PATTERN")
+            p.add_argument("--images", metavar="O")
             p.add_argument("--cycles-guess", action="append", metavar="CSV")
             p.add_argument("--core", choices=CORES)
     p = sub.add_parser("cycles")
