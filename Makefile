@@ -291,7 +291,8 @@ TEST_DEPS := make python3 riscv64-unknown-elf-gcc riscv64-unknown-elf-objcopy \
 	qemu-system-riscv64 qemu-system-riscv32 opensbi-firmware setpriv flock gcc gcc-m32 \
 	valgrind clang clang-fuzzer s390x-linux-gnu-gcc s390x-libc powerpc-linux-gnu-gcc powerpc-libc \
 	qemu-s390x-static qemu-ppc-static qemu-i386-static dtc fdtput llvm-mca u-boot-qemu-smode \
-	mkimage sfdisk mkfs.vfat mcopy labgrid pyelftools libfdt lava-common lava-run tftpd-hpa-config
+	mkimage sfdisk mkfs.vfat mcopy labgrid pyelftools libfdt matplotlib lava-common lava-run \
+	tftpd-hpa-config
 T ?=
 # The table of tests (tests/stand-in/interrupt.cfg: the tests that interrupt
 # make test run it).

@@ -17,6 +17,7 @@ opensbi-firmware        | qemu_data opensbi-riscv64-generic-fw_dynamic.bin | qem
 python3                 | test -x /usr/bin/python3          | python3                      | python3                | python
 pyelftools              | /usr/bin/python3 -c "import elftools" | python3-pyelftools        | python3-pyelftools     | python-pyelftools
 libfdt                  | /usr/bin/python3 -c "import libfdt" | python3-libfdt           | python3-libfdt         | -
+matplotlib              | /usr/bin/python3 -c "import matplotlib" | python3-matplotlib | python3-matplotlib     | python-matplotlib
 setpriv                 | -                                 | util-linux                   | util-linux             | util-linux
 flock                   | -                                 | util-linux                   | util-linux             | util-linux
 make                    | -                                 | make                         | make                   | make
@@ -136,10 +137,9 @@ if [ ! -e "$policy" ]; then
 	trap 'exit 130' INT; trap 'exit 143' TERM  # a signal too ends through that trap
 fi
 export DEBIAN_FRONTEND=noninteractive
-# Another install (a fresh machine's first unattended-upgrades, say) may hold
-# the package manager's lock: apt-get waits for it, at most DEPS_LOCK_WAIT s;
-# its "Waiting for cache lock" becomes one line of ours, and status 3 says
-# that the wait ran out ("Could not get lock" then).
+# Another install (a fresh machine's unattended-upgrades, say) may hold the package
+# manager's lock: apt-get waits, at most DEPS_LOCK_WAIT s, and we say so once;
+# status 3: the wait ran out ("Could not get lock").
 wait=${DEPS_LOCK_WAIT:-600}
 apt() {
 	{ apt-get -o DPkg::Lock::Timeout="$wait" "$@" 2>&1; echo "apt-get status $?"; } |
@@ -148,8 +148,7 @@ apt() {
 	/Waiting for cache lock/ { if (!said++) printf "deps: another install holds the package " \
 		"manager%ss lock: waiting for it, at most %d s " \
 		"(apt-get -o DPkg::Lock::Timeout=%d)\n", q, w, w > "/dev/stderr"; next }
-	/Could not get lock/ { lock = 1 }
-	{ print } END { exit (rc && lock ? 3 : rc) }'
+	{ lock += /Could not get lock/; print } END { exit (rc && lock ? 3 : rc) }'
 }
 # A fresh machine has no package lists yet: refresh them once if needed.
 rc=0

@@ -38,6 +38,13 @@ def is_lib(name):
     return any(fnmatch.fnmatchcase(name, p) for p in LIB)
 
 
+def find(top, bid):
+    """The image under TOP ($O: virt/ and the board builds, an IMPL= build's too, and bench-*/'s)
+    whose build id is BID, a log's; None if none is."""
+    dirs = (glob.glob(f"{glob.escape(top)}/{d}/wordmerge.elf") for d in ("*", "bench-*/*"))
+    return next((p for ps in dirs for p in sorted(ps) if bid and Elf(p).build_id() == bid), None)
+
+
 class Elf:
     def __init__(self, path):
         self.path, self._funcs = path, None
@@ -71,17 +78,6 @@ class Elf:
             raise Error(f"{self.path} is not the image that wrote {log}: " + (
                 f"memcpy at 0x{at:x}, the log says {memcpy_addr}" if ours == build_id or not
                 build_id else f"its build id is {ours or 'absent'}, the log's {build_id}"))
-
-    @staticmethod
-    def find(top, build_id):
-        """The image under TOP ($O: virt/ and the board builds, an IMPL= build's too, and
-        bench-*/'s) whose build id is BUILD_ID, a log's; None if none is."""
-        top = glob.escape(top)
-        for path in sorted(glob.glob(f"{top}/*/wordmerge.elf")
-                           + glob.glob(f"{top}/bench-*/*/wordmerge.elf")):
-            if build_id and Elf(path).build_id() == build_id:
-                return path
-        return None
 
     def _symbols(self):
         tab = self.elf.get_section_by_name(".symtab")
