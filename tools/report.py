@@ -661,11 +661,12 @@ def counters(run, model, cores):
 
 
 def sweep_plot(run, figs, fn, d, s, model, cores):
-    """fn at the pair (d, s): per byte against size, a panel per counter."""
+    """fn at the pair (d, s): per byte against size, a panel per counter (the table's sizes)."""
+    ns = {k[4] for k in run.sweep if k[0] == fn and k[2:4] == (d, s)} - {0}
     panels = [{"title": f"{where}: {what} per byte", "ylabel": f"{what} per byte", "counter": c,
                "series": {i: pts for i in run.impls for pts in [[
                    (k[4], v[c] / k[4]) for k, v in sorted(cells.items())
-                   if k[:4] == (fn, i, d, s) and k[4] and c in v]] if pts}}
+                   if k[:4] == (fn, i, d, s) and k[4] in ns and c in v]] if pts}}
               for c, what, where in counters(run, model, cores)
               for cells in [run.sweep if c in ("instret", "cycles") else model["sweep"]]]
     return plot(figs, f"sweep-{fn}-{d}-{'x' if s is None else s}.svg", f"{run.title[fn]}, "
