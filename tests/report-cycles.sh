@@ -89,7 +89,7 @@ has "$dir/board/report.md" "wordmerge model U74 |" "report on a board's log"
 has "$(table00 "$dir/board/report.md")" "| 64 | $ins / $cyc [$(perbyte "$ins") / $(perbyte "$cyc")] | $u74 [$(perbyte "$u74")] $ratio |" \
 	"report on a board's log, memcpy (0,0) n=64 against the model"
 has "$dir/board/report.md" "Measured rdcycle / modeled U74 cycles" "report on a board's log"
-has "$dir/board/report.md" "![Measured against modeled cycles, every sweep cell](board-model.svg)" \
+has "$dir/board/report.md" "measured against modeled cycles, every sweep cell](board-model.svg)" \
 	"report on a board's log"
 expect_rc 0 "the plots of a report on a board's log" python3 tests/plots-check.py "$dir/board"
 hasnt "$dir/board/report.md" "modeled U54 cycles" "report on a U74 board's log"

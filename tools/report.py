@@ -598,8 +598,8 @@ def model_md(run, model, cores, figs):
                             if x else "–" for x in (qs[(fn, i)] for i in mimpls)]
                             for fn in run.fns]), True))
     if board:
-        L.append(plot(figs, "board-model.svg", "Measured against modeled cycles, every sweep cell",
-                      [{"title": f"board {run.meta['platform']} against the {c.upper()} model",
+        L.append(plot(figs, "board-model.svg", f"Board {run.meta['platform']}: measured against "
+                      "modeled cycles, every sweep cell", [{"title": f"the {c.upper()} model",
                         "ylabel": "measured rdcycle per call", "counter": c, "series": {
                             i: [(ms[k][c], sw[k]["cycles"]) for k in sorted(ms)
                                 if k[1] == i and k in sw] for i in mimpls}} for c in cores],
@@ -633,17 +633,17 @@ def plot(figs, name, title, panels, kind, ours):
             else:
                 ax.plot(xs, ys, marker=".", lw=2.5 if us else 1, **st)
         if kind == "scatter":     # measured = modeled
-            ax.axline((0, 0), slope=1, color="grey", lw=.6, ls="--")
-        ax.set(title=p["title"], ylabel=p["ylabel"], yscale="log" if kind == "bar" else "linear",
+            ax.axline((1, 1), (2, 2), color="grey", lw=.6, ls="--")
+        ax.set(title=p["title"], ylabel=p["ylabel"], yscale="linear" if kind == "line" else "log",
                xlabel={"line": "size, bytes (log2)", "bar": "size class, bytes",
                        "scatter": "modeled cycles per call"}[kind])
-        if kind == "line":
-            ax.set_xscale("log", base=2)
+        if kind != "bar":
+            ax.set_xscale("log", base=2 if kind == "line" else 10)
         elif kind == "bar":
             ax.set_xticks(range(len(xs)), xs)
         ax.grid(alpha=.3)
     axes[0][-1].legend(fontsize=6)
-    fig.suptitle(title)
+    fig.suptitle(textwrap.fill(title, 55 * len(panels)))
     fig.tight_layout()
     svg, data = io.StringIO(), json.dumps({"kind": kind, "panels": panels})
     fig.savefig(svg, format="svg", metadata={"Date": None, "Title": title, "Description": data})
@@ -653,8 +653,7 @@ def plot(figs, name, title, panels, kind, ours):
 
 
 def counters(run, model, cores):
-    """(counter, what it is, where) of the log's and the model's plots: exact instructions under
-    QEMU -icount, a board's cycles, each core's modeled cycles."""
+    """(counter, what, where) of the plots' panels: the log's counter, each core's model."""
     return ([("instret", "instructions", "QEMU -icount")] if run.lock else [
         ("cycles", "cycles", f"board {run.meta['platform']}")]) + [
         (c, "cycles", f"{c.upper()} model (llvm-mca)") for c in (cores if model else ())]
