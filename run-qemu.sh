@@ -51,6 +51,8 @@
 #                        and so on while another run uses that name); the
 #                        terminal shows it through tools/elf.py symbolize
 #                        (sym+offset after the trap report's addresses)
+#                        and FILE.run beside it says how it was made (the
+#                        command line, QEMU's version, the image: make report)
 #   --no-build           do not run make first
 #   --bios FILE          OpenSBI firmware (default: QEMU's bundled "default")
 #   --via-uboot          boot the way a board does: OpenSBI starts Debian's
@@ -157,7 +159,7 @@ case "$O" in /*) odir=$O ;; *) odir=$top/$O ;; esac
 cross=${CROSS_COMPILE:-riscv64-unknown-elf-}
 machine=virt smp=1 memory=256M timeout_s=600 silence_s= icount=1 check_align=0
 elf= log_given=0 build=1 bios=default mttcg=0 via_uboot=0 uboot= must_align=0
-extra=() impls=()
+extra=() impls=() args=("$@")
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--machine) [ $# -ge 2 ] || die "--machine needs a value"; machine=$2; shift 2 ;;
@@ -392,6 +394,12 @@ state=$(mktemp -d "${TMPDIR:-/tmp}/run-qemu.XXXXXX") || die "cannot make a tempo
 echo $$ >"$state/pid"
 mkfifo "$state/uart" || die "cannot make a FIFO in $state"
 echo "run-qemu.sh: qemu-system-riscv64 ${qemu_args[*]}" >&2
+# How the log was made, beside it as LOG.run (make bench's logs too; make
+# report shows it): the command line, QEMU's version and when, the image.
+{ printf '%q ' "$0" "${args[@]}"; echo
+  TZ=UTC printf '(%s, %(%Y-%m-%d %H:%M)T UTC, host %s)\n' "$(qemu-system-riscv64 --version | head -n 1)" -1 \
+	"$(uname -m)"
+  echo "image: $(readlink -f -- "$elf")"; } >"$log.run" 2>/dev/null
 setpriv --pdeathsig KILL qemu-system-riscv64 "${qemu_args[@]}" </dev/null >"$log" 2>&1 &
 qpid=$!
 # The log stays what the UART said, as a board's serial capture would; the

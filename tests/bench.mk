@@ -83,6 +83,7 @@ bench-image-sweep bench-image-big bench-image-full:
 # EXIT:, as tools/wmlog.py progress reads them.
 .PHONY: bench
 bench: bench-image-$(BENCH_MODE)
+	$(Q)tools/deps.sh pyelftools matplotlib
 	$(Q)[ "$(PLATFORM)" = virt ] || { echo "make bench runs QEMU virt: boot $(call bench_elf,$(BENCH_MODE)) on the board and use make report LOG=..." >&2; exit 2; }
 	$(Q)mkdir -p $(BENCH_DIR)
 	$(Q)log=$(BENCH_DIR)/bench-$(BENCH_MODE)$(BENCH_SUFFIX).log; \
@@ -102,8 +103,9 @@ bench: bench-image-$(BENCH_MODE)
 .PHONY: report
 report:
 	$(Q)[ -n $(call shq,$(value LOG)) ] || { echo "usage: make report LOG=FILE [ELF=FILE] [CYCLES=FILE] [CORE=u74|u54]" >&2; exit 2; }
+	$(Q)tools/deps.sh pyelftools matplotlib
 	$(Q)$(REPORT) report $(call shq,$(value LOG)) --out $(REPORT_DIR) --targets $(BENCH_TARGETS) \
-		$(if $(value ELF),--elf $(call shq,$(value ELF)),--elf-guess '$(call bench_elf,{mode})') $(bench_cycles)
+		$(if $(value ELF),--elf $(call shq,$(value ELF)),--images $(O)) $(bench_cycles)
 
 # The sweep under -icount and the misaligned-access plugin: bench-check's
 # log, which the report's own tests read too.  The boot is made again only

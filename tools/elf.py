@@ -19,6 +19,7 @@ import argparse
 import bisect
 import collections
 import fnmatch
+import glob
 import os
 import re
 import struct
@@ -39,6 +40,13 @@ FLOAT_ABI = {2: "single-float", 4: "double-float", 6: "quad-float"}     # e_flag
 
 def is_lib(name, aliases=True):  # aliases: memcpy etc., the image's names of wm_memcpy etc.
     return any(fnmatch.fnmatchcase(name, p) for p in LIB[0 if aliases else 3:])
+
+
+def find(top, bid):
+    """The image under TOP ($O: virt/ and the board builds, an IMPL= build's too, and bench-*/'s)
+    whose build id is BID, a log's; None if none is."""
+    dirs = (glob.glob(f"{glob.escape(top)}/{d}/wordmerge.elf") for d in ("*", "bench-*/*"))
+    return next((p for ps in dirs for p in sorted(ps) if bid and Elf(p).build_id() == bid), None)
 
 
 class Elf:
