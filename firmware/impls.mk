@@ -10,6 +10,8 @@
 #   ref   another project's code, renamed PREFIX_memcpy etc. by
 #         tools/extract-refs.sh from $(impl_obj_PREFIX): its failures and
 #         misaligned accesses are its own (REF-FAILED:, informative)
+#   peer  a ref built from a Debian source package (tests/peers.mk): may be
+#         labeled, or left out when it does not build (its wm-peers.h)
 #   user  a user's file, IMPL="NAME=FILE ..." (below): renamed the same way,
 #         checked as ours is (FAIL:, counted in the status)
 #   loop  the plain byte loop (firmware/impls.c), measured only; last, the
@@ -32,7 +34,7 @@ PICOLIBC_IMPLS := picolibc-size:picolibc_size:ref picolibc-speed:picolibc_speed:
 IMPL_LIST := wordmerge:wm:ours $(if $(filter 1,$(PICOLIBC_REFS)),$(PICOLIBC_IMPLS))
 impl_obj_picolibc_size := $(IMG_DIR)/obj/picolibc-size.o
 impl_obj_picolibc_speed := $(IMG_DIR)/obj/picolibc-speed.o
-PEER_IMPLS := linux-asm:linux:ref glibc-generic:glibc:ref newlib:newlib:ref
+PEER_IMPLS := $(foreach p,$(PEER_NAMES),$(peer_impl_$(p)):$(p):peer)
 IMPL_LIST += $(if $(filter 1,$(PEERS)),$(PEER_IMPLS))
 $(foreach p,$(PEER_NAMES),$(eval impl_obj_$(p) := $(IMG_DIR)/obj/peer-$(p).o))
 # Every built-in name, those left out too (PEERS=0, PICOLIBC_REFS=0): a user's NAME
@@ -77,7 +79,7 @@ IMPLS_H_LINES = '\#define WM_NIMPLS $(words $(IMPL_LIST))' '\#define WM_IMPL_LIS
 $(IMPLS_H): FORCE
 	@mkdir -p $(@D)
 	@printf '%s\n' $(IMPLS_H_LINES) | cmp -s - $@ || printf '%s\n' $(IMPLS_H_LINES) > $@
-$(IMG_OBJS): $(IMPLS_H)
+$(IMG_OBJS): $(IMPLS_H) $(PEERS_H)
 
 # A user's source, built with the image's compiler and code generation
 # flags (not its -Werror: the code is not ours to keep warning-free).

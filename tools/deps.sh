@@ -47,7 +47,7 @@ qemu-ppc-static         | -                                 | qemu-user-static  
 qemu-i386-static        | -                                 | qemu-user-static             | qemu-user-static       | qemu-user-static
 dtc                     | -                                 | device-tree-compiler         | dtc                    | dtc
 fdtput                  | -                                 | device-tree-compiler         | dtc                    | dtc
-llvm-mca                | -                                 | llvm                         | llvm                   | llvm
+llvm-mca                | PYTHONPATH="${0%/*}" /usr/bin/python3 -c "import cycles; cycles.llvm()" | llvm-19 | llvm | llvm
 labgrid                 | /usr/bin/python3 -c "import labgrid" | python3-labgrid           | -                      | -
 lava-common             | /usr/bin/python3 -c "import lava_common" | lava-common           | -                      | -
 lava-run                | -                                 | lava-dispatcher              | -                      | -

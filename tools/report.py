@@ -441,6 +441,8 @@ def facts(run):
             ("lib's flags", "the same" if m.get("lib_cflags", cf) == cf else m["lib_cflags"]),
             ("timebase", f"{run.hz} Hz" + (f", {m['mem_mib']} MiB RAM" if "mem_mib" in m else "")),
             ("implementations", ", ".join(run.impls) + f" (firmware/impls.mk; {run.ours} is lib's)"),
+            *((f"{s['impl']}'s {s['file']}", f"{s['version']}, sha256 {s['sha256']} "
+               f"({s['known']})") for s in run.b.sources),    # docs/peers.md
             ("counts", f"{run.counts} ({run.why})"),
             ("measurement overhead (subtracted)", f"memcpy/memmove {m['overhead_cpy'][0]} "
              f"instructions, {m['overhead_cpy'][1]} cycles; memset {m['overhead_set'][0]}, "

@@ -89,7 +89,7 @@ class Bench:
 
     def __init__(self, lineno, rec):
         self.line, self.mode, self.format = lineno, rec["mode"], rec["format"]
-        self.meta, self.impls, self.symbols, self.functions = {}, [], {}, {}
+        self.meta, self.impls, self.symbols, self.functions, self.sources = {}, [], {}, {}, []
         # Every record kind with an fn and an impl field is a measured cell.
         self.cells = {k: {} for k, spec in RECORDS.items()
                       if {"fn", "impl"} <= {name for name, _ in spec}}
@@ -102,6 +102,12 @@ class Bench:
         return int(self.meta[key], 0)
 
     def add(self, kind, rec, where):
+        if kind == "source":    # a peer's measured file, before its CSV:impl (docs/peers.md)
+            self.sources.append(rec)
+        elif "impl" in rec and (u := [s for s in self.sources if s["impl"] == rec["impl"]
+                                      and s["known"] != "known"]):  # named with its label
+            rec["impl"] += (f" ({u[0]['version']}, " + ", ".join(
+                s["file"].rsplit("/")[-1] for s in u) + " not in the known set)")
         if kind == "meta":
             v = rec["value"]
             self.meta[rec["key"]] = v[0] if len(v) == 1 else v
@@ -212,10 +218,8 @@ def read(path):
             raise Error(f"{where}: a {tag}: line of no form the protocol knows: {line}")
         f = fm.groupdict()
         log.lines.append((n, tag, form, f))
-        if form == "build_id":
-            log.build_id = f["build_id"]
-        elif form == "verdict":
-            log.verdict = f["verdict"]
+        if form in ("build_id", "verdict"):
+            setattr(log, form, f[form])
         elif form == "phase":
             log.pmu.append(f)
         elif form == "plan":
