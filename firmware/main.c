@@ -19,6 +19,7 @@
 #include "misalign.h"
 #include "mmu.h"
 #include "impls.h"
+#include "protocol.h"
 
 /*
  * Suite hooks: misaligned-trap counts around every group.  A count while
@@ -58,6 +59,8 @@ void fw_main(unsigned long hartid, const void *dtb)
 	for (i = 0; i < WM_NIMPLS; i++)
 		if (wm_impls[i].role != WM_BENCH_ONLY)
 			impls[n++] = wm_impls[i].f;
+#define PEER_SKIP(why) proto_line(TAG_SKIP, "%s\n", why);
+	WM_PEER_SKIPS(PEER_SKIP)
 	suite_run(impls, n, pmu ? &hooks : NULL, &res);
 	mmu_off();	/* the benchmark below runs unpaged, as make bench's */
 	/*

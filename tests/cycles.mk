@@ -8,7 +8,8 @@
 #        cells), boots it on QEMU virt with -icount shift=0 under the trace
 #        plugin, which records every instruction of every timed call, and
 #        models each call on LLVM's SiFive U74 and U54 pipeline models
-#        (llvm-mca).  Prints the table; the CSV is $(O)/cycles/cycles.csv
+#        (llvm-mca 17 or later: tools/cycles.py llvm() picks it, tools/deps.sh
+#        installs Debian's llvm-19).  Prints the table; the CSV is $(O)/cycles/cycles.csv
 #        (format: docs/benchmarks.md), the image's log and the trace beside it.
 #   make cycles-wordmerge
 #        the same for wordmerge's cells only: $(O)/cycles/cycles-wordmerge.csv
@@ -93,14 +94,14 @@ $(CYCLES_WM_CSV): $(CYCLES_TRACE) tools/cycles.py
 .PHONY: cycles cycles-wordmerge
 # clang's check is printed, not enforced, here: make bench-check enforces it.
 cycles: cycles-trace
-	$(Q)tools/deps.sh llvm
+	$(Q)tools/deps.sh pyelftools llvm-mca
 	$(Q)$(MAKE) --no-print-directory $(CYCLES_CSV)
 	$(Q)$(cycles_clang)
 	$(Q)$(call cycles_table,$(CYCLES_CSV))
 	$(Q)[ "$(CYCLES_TABLE)" = 0 ] || $(call cycles_clang_check,$(CYCLES_CSV)) || true
 
 cycles-wordmerge: cycles-trace
-	$(Q)tools/deps.sh llvm
+	$(Q)tools/deps.sh pyelftools llvm-mca
 	$(Q)$(MAKE) --no-print-directory $(CYCLES_WM_CSV)
 	$(Q)$(cycles_clang)
 	$(Q)$(call cycles_table,$(CYCLES_WM_CSV))
