@@ -8,6 +8,11 @@
     doc-check.py layout [LIST]         every file `git ls-files` holds (or LIST's lines)
         is in docs/layout.md's listing: under its top folder's entry, by its path
         there or by a folder of that path (impl/ lists impl/bytes.c)
+    doc-check.py examples [FILE.md ...]   runs the command of each `<!-- run: CMD -->` of
+        README.md and docs/*.md (or the files given) in the repository's top, and finds the
+        lines of the code block below it in its output, in order: `...` stands for any
+        lines, ` ...` within or ending a line for any text, a build id for any; the
+        output's $O (the build folder, default build) is read as `build`
 
 One FAIL: line per problem and exit status 1, else one PASS: line.
 """
@@ -74,8 +79,41 @@ def layout(files):
     return problems, f"docs/layout.md lists all {len(files)} files"
 
 
+def examples(files):
+    """The problems of every run block of files: what was not printed, where it was due."""
+    problems, n = [], 0
+    for md in files:
+        with open(os.path.join(TOP, md), encoding="utf-8") as f:
+            blocks = re.findall(r"<!-- run: (.*?) -->\n```\n(.*?)```", f.read(), re.S)
+        for cmd, want in blocks:
+            n += 1
+            got = subprocess.run(["bash", "-c", cmd + " 2>&1"], cwd=TOP, capture_output=True,
+                                 text=True).stdout
+            o = os.environ.get("O", "build").rstrip("/")
+            got = got.replace(os.path.abspath(o) + "/", "build/").replace(o + "/", "build/")
+            lines, at, skip = got.splitlines(), 0, True      # the block begins anywhere
+            for w in want.splitlines():
+                if w == "...":
+                    skip = True
+                    continue
+                rx = ".*".join("[0-9a-f]{40}".join(map(re.escape, re.split(
+                    r"(?<=build-id )[0-9a-f]{40}", part))) for part in re.split(r" \.\.\.(?: |$)", w))
+                hit = next((i for i in range(at, len(lines) if skip else min(at + 1, len(lines)))
+                            if re.fullmatch(rx, lines[i])), None)
+                if hit is None:
+                    problems.append(f"{md}: `{cmd}` did not print, "
+                                    + ("after" if skip else "right after") +
+                                    f" its line {at}: {w}")
+                    break
+                at, skip = hit + 1, False
+    return problems, f"{n} examples printed as the docs show them"
+
+
 def main(argv):
-    if argv[:1] == ["links"]:
+    if argv[:1] == ["examples"]:
+        problems, said = examples(argv[1:] or ["README.md"] + sorted(
+            "docs/" + f for f in os.listdir(os.path.join(TOP, "docs")) if f.endswith(".md")))
+    elif argv[:1] == ["links"]:
         problems, said = links(argv[1:] or ["README.md"] + sorted(
             "docs/" + f for f in os.listdir(os.path.join(TOP, "docs")) if f.endswith(".md")))
     elif argv[:1] == ["layout"] and len(argv) <= 2:
