@@ -1045,18 +1045,23 @@ bytes:
 	}
 	if (!WM_SMALL_CODE || n >= WSIZE) {
 		/* ~0 / 0xff is 0x0101...01: one copy of b in every byte. */
-		word w = (word)b * (~(word)0 / 0xff);
+		word ones = ~(word)0 / 0xff, w;
 		uintptr_t head = -(uintptr_t)d & WMASK;
 		/* dst's first word boundary: dst itself if it is aligned. */
 		word *dw = (word *)(((uintptr_t)d + WMASK) & ~WMASK);
 		word *dend;
 
 		/*
-		 * HOLD(w): the spread before the branch on dst's alignment,
-		 * where the U74 has it ready for the first word store; GCC
-		 * otherwise computed it after (the head stores b, not w).
+		 * The spread b * ones in two steps, each held where it goes:
+		 * the constant here (a load from memory on rv64), the
+		 * multiply (SPREAD below) in each way to the word stores,
+		 * after dst's head and the length's tests.  The U74 issues
+		 * in order: the multiply next to the load waited for it and
+		 * held up all behind it (2 to 3 cycles a call in its model).
+		 * HOLD(ones) in SPREAD too: GCC otherwise hoisted the
+		 * multiply above the test of the length again.
 		 */
-		HOLD(w);
+		HOLD(ones);
 		/*
 		 * 1. Up to the first word boundary.  The speed-first build
 		 * compares dst with that boundary, which the words need
@@ -1114,8 +1119,11 @@ bytes:
 			dend = (word *)((uintptr_t)e & ~WMASK);
 			HOLD(dend);
 		}
+#define SPREAD() HOLD(ones); w = (word)b * ones; HOLD(w);
 		if (!WM_SMALL_CODE && n >= 5 * WSIZE) {
 			word *dbig = (word *)((unsigned char *)dw + (n & 31 * WSIZE));
+
+			SPREAD()
 
 #define SET_WORD(i) dw[i] = w;
 			if (n & 3 * WSIZE) {
@@ -1134,6 +1142,7 @@ bytes:
 			}
 #undef SET_PAIR
 		} else if (!WM_SMALL_CODE) {
+			SPREAD()
 			dw[0] = w;
 			dend[-1] = w;
 			if (n >= 3 * WSIZE) {
@@ -1141,10 +1150,12 @@ bytes:
 				dend[-2] = w;
 			}
 		} else if (dw != dend) {
+			SPREAD()
 			do
 				*dw++ = w;
 			while (dw != dend);
 		}
+#undef SPREAD
 		/*
 		 * 4. The tail.  The speed-first build stores the last
 		 * WSIZE - 1 bytes whenever dst's end is not aligned, some of
