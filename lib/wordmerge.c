@@ -1142,13 +1142,18 @@ bytes:
 			}
 #undef SET_PAIR
 		} else if (!WM_SMALL_CODE) {
+			/*
+			 * The length tested before the first store, which
+			 * then finds the multiply done (the U54 waited for
+			 * it); GCC makes the two tests one branch.
+			 */
 			SPREAD()
+			if (n >= 3 * WSIZE)
+				dw[1] = w;
 			dw[0] = w;
 			dend[-1] = w;
-			if (n >= 3 * WSIZE) {
-				dw[1] = w;
+			if (n >= 3 * WSIZE)
 				dend[-2] = w;
-			}
 		} else if (dw != dend) {
 			SPREAD()
 			do
