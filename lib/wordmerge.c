@@ -1007,40 +1007,48 @@ WM_NO_LIBCALLS void *WM_NAME(memset)(void *dst, int c, size_t n)
 	if (!WM_SMALL_CODE && n <= wsize) {
 		/*
 		 * 1 to 2 * WSIZE bytes (to WSIZE if dst is aligned), from
-		 * both ends at once: the first and the last byte, then one
-		 * more at each end, then two, then four, each step doubling
-		 * what is stored (2, 4, 8, 16 bytes).  The ends overlap when
-		 * n is not a power of two, which stores a byte twice rather
-		 * than test for it.  No loop, no count, no word to build: a
-		 * 1-byte call is two stores.  HOLD(n): GCC otherwise made a
-		 * copy of this for each way in.
+		 * both ends at once: 2, 4, 8 or 16 bytes, the first and the
+		 * last half of them.  The ends overlap when n is not a power
+		 * of two, which stores a byte twice rather than test for it.
+		 * No loop, no count, no word to build: a 1-byte call is two
+		 * stores.  The longest first: 5 to 8 bytes (8 is the
+		 * commonest length, 16 % of the calls in Google's fleet
+		 * profile) take one test of the length before their stores,
+		 * where a ladder from the shortest took three; 1 and 2 bytes
+		 * take two, one more.
+		 * HOLD(n): GCC otherwise made a copy of this for each way in.
 		 */
 		if (!n)
 			return dst;
 bytes:
 		HOLD(n);
+		if (n > 4) {
+			d[0] = b;
+			d[1] = b;
+			d[2] = b;
+			d[3] = b;
+			e[-4] = b;
+			e[-3] = b;
+			e[-2] = b;
+			e[-1] = b;
+			if (WSIZE == 4 || n <= wsize)
+				return dst;
+			d[4] = b;
+			d[5] = b;
+			d[6] = b;
+			d[7] = b;
+			e[-8] = b;
+			e[-7] = b;
+			e[-6] = b;
+			e[-5] = b;
+			return dst;
+		}
 		d[0] = b;
 		e[-1] = b;
-		if (n <= 2)
-			return dst;
-		d[1] = b;
-		e[-2] = b;
-		if (n <= 4)
-			return dst;
-		d[2] = b;
-		d[3] = b;
-		e[-3] = b;
-		e[-4] = b;
-		if (WSIZE == 4 || n <= wsize)
-			return dst;
-		d[4] = b;
-		d[5] = b;
-		d[6] = b;
-		d[7] = b;
-		e[-5] = b;
-		e[-6] = b;
-		e[-7] = b;
-		e[-8] = b;
+		if (n > 2) {
+			d[1] = b;
+			e[-2] = b;
+		}
 		return dst;
 	}
 	if (!WM_SMALL_CODE || n >= WSIZE) {
