@@ -1104,16 +1104,19 @@ bytes:
 			n = (uintptr_t)e - (uintptr_t)dw;
 		}
 		/*
-		 * 2. Whole words: those above the last multiple of 32 four
+		 * 2. Whole words: those above the last multiple of 32 eight
 		 * per iteration, the rest 32 per iteration (one copy of the
 		 * big block in the code, not a second one for the odd
-		 * words).  When their count is not a multiple of four, a
-		 * first block of four goes at dw and the loop starts just far
-		 * enough on for its blocks to end where the big blocks begin:
-		 * storing the same value twice over the overlap costs less
-		 * than a loop for the odd words.  Up to four words, the same
-		 * overlap from both ends: the first and the last word, then
-		 * the second and the last but one.
+		 * words).  When their count is not a multiple of eight, a
+		 * first block of four goes at dw and the next starts just far
+		 * enough on for the blocks to end where the big blocks begin
+		 * (storing the same value twice over the overlap costs less
+		 * than a loop for the odd words), and one more block of four
+		 * if four are left over.  Both tested only when the count is
+		 * not a multiple of eight: the calls of whole blocks (4 KiB)
+		 * pay one test for them.  Up to four words, the same overlap
+		 * from both ends: the first and the last word, then the
+		 * second and the last but one.
 		 */
 		if (WM_SMALL_CODE) {
 			dend = END(word *, d, n & ~WMASK);
@@ -1134,13 +1137,19 @@ bytes:
 			SPREAD()
 
 #define SET_WORD(i) dw[i] = w;
-			if (n & 3 * WSIZE) {
-				R4(SET_WORD)
-				dw = (word *)((unsigned char *)dw + (n & 3 * WSIZE));
+			if (n & 7 * WSIZE) {
+				if (n & 3 * WSIZE) {
+					R4(SET_WORD)
+					dw = (word *)((unsigned char *)dw + (n & 3 * WSIZE));
+				}
+				if (n & 4 * WSIZE) {
+					R4(SET_WORD)
+					dw += 4;
+				}
 			}
 			while (dw != dbig) {
-				R4(SET_WORD)
-				dw += 4;
+				R8(SET_WORD)
+				dw += 8;
 			}
 #undef SET_WORD
 #define SET_PAIR(i) dw[i] = w; dw[(i) + 16] = w;
