@@ -1022,27 +1022,22 @@ WM_NO_LIBCALLS void *WM_NAME(memset)(void *dst, int c, size_t n)
 			return dst;
 bytes:
 		HOLD(n);
+/* The first four bytes at d + k, then the four below e - k. */
+#define SET_FIRST(i, k) d[(k) + (i)] = b;
+#define SET_LAST(i, k) e[(i) - 4 - (k)] = b;
+#define SET_ENDS(k) \
+	SET_FIRST(0, k) SET_FIRST(1, k) SET_FIRST(2, k) SET_FIRST(3, k) \
+	SET_LAST(0, k) SET_LAST(1, k) SET_LAST(2, k) SET_LAST(3, k)
 		if (n > 4) {
-			d[0] = b;
-			d[1] = b;
-			d[2] = b;
-			d[3] = b;
-			e[-4] = b;
-			e[-3] = b;
-			e[-2] = b;
-			e[-1] = b;
+			SET_ENDS(0)
 			if (WSIZE == 4 || n <= wsize)
 				return dst;
-			d[4] = b;
-			d[5] = b;
-			d[6] = b;
-			d[7] = b;
-			e[-8] = b;
-			e[-7] = b;
-			e[-6] = b;
-			e[-5] = b;
+			SET_ENDS(4)
 			return dst;
 		}
+#undef SET_FIRST
+#undef SET_LAST
+#undef SET_ENDS
 		d[0] = b;
 		e[-1] = b;
 		if (n > 2) {
