@@ -284,11 +284,14 @@ include tests/cycles.mk
 # which tools/elf.py, tools/dtb-corrupt.py, the farm tests of tests/tests.cfg and
 # farm/lava/jobs.py run; tftpd-hpa-config:
 # LAVA's tftp deploy takes its folder from /etc/default/tftpd-hpa (the daemon
-# itself is not needed, nor left running).
+# itself is not needed, nor left running).  A tool stands for the others of its
+# package: riscv64-unknown-elf-objcopy for readelf, qemu-system-riscv64 for
+# -riscv32; s390x-libc and powerpc-libc are checked by building with their gcc,
+# and install it too.
 TEST_DEPS := make python3 riscv64-unknown-elf-gcc riscv64-unknown-elf-objcopy \
-	riscv64-unknown-elf-readelf picolibc linux-source-6.1 glibc-source newlib-source \
-	qemu-system-riscv64 qemu-system-riscv32 opensbi-firmware setpriv flock gcc gcc-m32 \
-	valgrind clang clang-fuzzer s390x-linux-gnu-gcc s390x-libc powerpc-linux-gnu-gcc powerpc-libc \
+	picolibc linux-source-6.1 glibc-source newlib-source \
+	qemu-system-riscv64 opensbi-firmware setpriv flock gcc gcc-m32 \
+	valgrind clang clang-fuzzer s390x-libc powerpc-libc \
 	qemu-s390x-static qemu-ppc-static qemu-i386-static dtc fdtput llvm-mca u-boot-qemu-smode \
 	mkimage sfdisk mkfs.vfat mcopy labgrid pyelftools libfdt lava-common lava-run tftpd-hpa-config
 T ?=

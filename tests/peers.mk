@@ -39,6 +39,16 @@ peer_tar_newlib := /usr/src/newlib/newlib-3.3.0.tar.xz
 peer_top_newlib := newlib-salsa/newlib
 peer_srcs_newlib := libc/machine/riscv/memcpy.c libc/machine/riscv/memmove-stub.c \
 	libc/machine/riscv/memset.S
+# linux-tree: linux's whole tarball, for make kernel-test (tests/kernel/kernel.mk):
+# the same package, its files checked against linux's sha256; not a peer of
+# PEER_NAMES (make peers leaves its 1.5 GB alone).
+peer_pkg_linux-tree := $(peer_pkg_linux)
+peer_tar_linux-tree := $(peer_tar_linux)
+peer_top_linux-tree := $(peer_top_linux)
+peer_sums_linux-tree := linux
+peer_whole_linux-tree := 1
+# $(call peer_sums,PEER): the name PEER's files have in $(PEERS_SUMS).
+peer_sums = $(or $(peer_sums_$(1)),$(1))
 
 # $(call peer_files,PEER): its files, as the list names them under PEER/.
 peer_files = $(shell sed -n 's|^[0-9a-f]\{64\}  $(1)/||p' $(PEERS_SUMS))
@@ -64,11 +74,11 @@ $(PEERS_DIR)/%.ok: $(PEERS_SUMS) tests/peers.mk
 		[ -r $(peer_tar_$*) ] || { echo "peers: error: no $(peer_tar_$*): install Debian's $(peer_pkg_$*) (tools/deps.sh $(peer_pkg_$*))" >&2; exit 1; }; \
 		rm -rf $$d.tmp; mkdir -p $$d.tmp; from=$(peer_tar_$*); \
 		tar -xJf $(peer_tar_$*) -C $$d.tmp --transform 's|^$(peer_top_$*)/||' \
-			$(addprefix $(peer_top_$*)/,$(call peer_files,$*)) || \
+			$(if $(peer_whole_$*),,$(addprefix $(peer_top_$*)/,$(call peer_files,$*))) || \
 			{ rm -rf $$d.tmp; echo "peers: error: $(peer_tar_$*) lacks a file of $(PEERS_SUMS) (package $(peer_pkg_$*) $$ver)" >&2; exit 1; }; \
 	fi; \
 	dir=$$d; [ -d $$d.tmp ] && dir=$$d.tmp; \
-	bad=$$(sed -n 's|^\([0-9a-f]\{64\}  \)$*/|\1|p' $(PEERS_SUMS) | (cd $$dir && sha256sum -c 2>/dev/null) | sed -n 's/: FAILED.*//p'); \
+	bad=$$(sed -n 's|^\([0-9a-f]\{64\}  \)$(call peer_sums,$*)/|\1|p' $(PEERS_SUMS) | (cd $$dir && sha256sum -c 2>/dev/null) | sed -n 's/: FAILED.*//p'); \
 	if [ -n "$$bad" ]; then \
 		rm -rf $$d.tmp; \
 		for f in $$bad; do echo "peers: error: $$d/$$f: its sha256 is not the one $(PEERS_SUMS) gives (package $(peer_pkg_$*) $$ver, from $$from)" >&2; done; \
@@ -76,7 +86,8 @@ $(PEERS_DIR)/%.ok: $(PEERS_SUMS) tests/peers.mk
 		exit 1; \
 	fi; \
 	[ "$$dir" = "$$d" ] || mv $$d.tmp $$d; \
-	printf '  %-7s %s\n' PEER "$*: $(peer_pkg_$*) $$ver, $(words $(call peer_files,$*)) files from $$from, sha256 checked"
+	printf '  %-7s %s\n' PEER "$*: $(peer_pkg_$*) $$ver, $(if $(peer_whole_$*),the whole tree,$(words \
+		$(call peer_files,$*)) files) from $$from, sha256 checked"
 	$(Q)touch $@
 
 # ---- built into the image ------------------------------------------------------
