@@ -145,7 +145,9 @@ $(error unknown LIB_SIZE=$(LIB_SIZE); known: fast small)
 endif
 # Only lib's object: the rest of the image keeps $(OPT).
 LIB_CFLAGS_small := -Os -DWM_SMALL_CODE=1
-$(IMG_DIR)/obj/$(LIB_SRC).o: IMG_CFLAGS += $(LIB_CFLAGS_$(LIB_SIZE))
+# The image's functions carry the standard names too (lib/wordmerge.h), so
+# that everything linked into it runs on them.
+$(IMG_DIR)/obj/$(LIB_SRC).o: IMG_CFLAGS += -DWORDMERGE_STD_NAMES $(LIB_CFLAGS_$(LIB_SIZE))
 # LIB_CC=clang: lib's object from clang, for the DWARF 5 it writes (the
 # tools must still find lib's functions in it).  clang 14 takes no zicsr in
 # -march (lib needs none), nor GCC's --specs, -mstrict-align (strict is

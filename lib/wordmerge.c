@@ -60,7 +60,18 @@
  * RISC-V that is the default tuning, and the image's build says so
  * explicitly with -mstrict-align.
  */
+/*
+ * The integer types: the C library's <stdint.h>, or inside a Linux kernel
+ * tree (built -nostdinc, without the compiler's headers) the kernel's own,
+ * which define the same names (uintptr_t, uint32_t, uint16_t, size_t,
+ * UINTPTR_MAX).  wordmerge.h does the same for size_t.
+ */
+#ifdef __KERNEL__
+#include <linux/limits.h>
+#include <linux/types.h>
+#else
 #include <stdint.h>
+#endif
 
 #include "wordmerge.h"
 
@@ -91,7 +102,7 @@
 #define HOLD4(a, b, c, d) __asm__("" : "+r"(a), "+r"(b), "+r"(c), "+r"(d))
 
 #if defined(__clang__)
-#define WM_NO_LIBCALLS __attribute__((no_builtin))
+#define WM_NO_LIBCALLS __attribute__((__no_builtin__))
 #else
 #define WM_NO_LIBCALLS
 #endif
@@ -101,9 +112,9 @@
 #endif
 
 /* may_alias: dst and src are the caller's objects of any type. */
-typedef unsigned long __attribute__((may_alias)) word;
-typedef uint32_t __attribute__((may_alias)) u32;
-typedef uint16_t __attribute__((may_alias)) u16;
+typedef unsigned long __attribute__((__may_alias__)) word;
+typedef uint32_t __attribute__((__may_alias__)) wm_u32;
+typedef uint16_t __attribute__((__may_alias__)) wm_u16;
 
 #define WSIZE ((uintptr_t)sizeof(word))
 #define WMASK (WSIZE - 1)
@@ -307,12 +318,12 @@ static inline void wm_store_head(unsigned char *d, word x, uintptr_t k)
 		d += 1;
 	}
 	if (k2) {
-		*(u16 *)d = (uint16_t)FIRST(x, 16);
+		*(wm_u16 *)d = (uint16_t)FIRST(x, 16);
 		x = DROP(x, 16);
 		d += 2;
 	}
 	if (WSIZE == 8 && k4)
-		*(u32 *)d = (uint32_t)FIRST(x, 32);
+		*(wm_u32 *)d = (uint32_t)FIRST(x, 32);
 }
 
 /*
@@ -324,7 +335,7 @@ static inline void wm_store_head(unsigned char *d, word x, uintptr_t k)
  * the co-aligned, the merging and the short copy.  The speed-first variant
  * reads r's low bits only: the short copy passes its whole length.
  */
-WM_NO_LIBCALLS static __attribute__((noinline))
+WM_NO_LIBCALLS static __attribute__((__noinline__))
 void *wm_tail_fwd(void *dst, unsigned char *d, uintptr_t r, word x, const unsigned char *s)
 {
 	if (WM_SMALL_CODE) {
@@ -336,12 +347,12 @@ void *wm_tail_fwd(void *dst, unsigned char *d, uintptr_t r, word x, const unsign
 		SPLIT_BITS(r, r1, r2, r4);
 
 		if (WSIZE == 8 && r4) {
-			*(u32 *)d = (uint32_t)FIRST(x, 32);
+			*(wm_u32 *)d = (uint32_t)FIRST(x, 32);
 			x = DROP(x, WBITS == 64 ? 32 : 0);
 			d += 4;
 		}
 		if (r2) {
-			*(u16 *)d = (uint16_t)FIRST(x, 16);
+			*(wm_u16 *)d = (uint16_t)FIRST(x, 16);
 			x = DROP(x, 16);
 			d += 2;
 		}
@@ -367,11 +378,11 @@ static inline void wm_store_head_bwd(unsigned char *e, word x, uintptr_t k)
 	}
 	if (k2) {
 		e -= 2;
-		*(u16 *)e = (uint16_t)LAST(x, 16);
+		*(wm_u16 *)e = (uint16_t)LAST(x, 16);
 		x = PUSH(x, 16);
 	}
 	if (WSIZE == 8 && k4)
-		*(u32 *)(e - 4) = (uint32_t)LAST(x, 32);
+		*(wm_u32 *)(e - 4) = (uint32_t)LAST(x, 32);
 }
 
 /*
@@ -380,7 +391,7 @@ static inline void wm_store_head_bwd(unsigned char *e, word x, uintptr_t k)
  * Shared by both backward copies.  x comes last: as the third argument,
  * GCC moves n out of its register in wm_merge_bwd, one instruction a call.
  */
-WM_NO_LIBCALLS static __attribute__((noinline))
+WM_NO_LIBCALLS static __attribute__((__noinline__))
 void *wm_tail_bwd(void *dst, unsigned char *e, uintptr_t r, const unsigned char *s, word x)
 {
 	if (WM_SMALL_CODE) {
@@ -393,12 +404,12 @@ void *wm_tail_bwd(void *dst, unsigned char *e, uintptr_t r, const unsigned char 
 
 		if (WSIZE == 8 && r4) {
 			e -= 4;
-			*(u32 *)e = (uint32_t)LAST(x, 32);
+			*(wm_u32 *)e = (uint32_t)LAST(x, 32);
 			x = PUSH(x, WBITS == 64 ? 32 : 0);
 		}
 		if (r2) {
 			e -= 2;
-			*(u16 *)e = (uint16_t)LAST(x, 16);
+			*(wm_u16 *)e = (uint16_t)LAST(x, 16);
 			x = PUSH(x, 16);
 		}
 		if (r1)
@@ -607,7 +618,7 @@ static inline const word *wm_words_bwd(word *dw, const word *sw, word *dstop)
 	dw[(i) + 2] = m2;                                   \
 	dw[(i) + 3] = m3;                                   \
 }
-WM_NO_LIBCALLS static __attribute__((noinline))
+WM_NO_LIBCALLS static __attribute__((__noinline__))
 void *wm_merge_fwd(void *dst, const unsigned char *s, size_t n, unsigned char *d)
 {
 	uintptr_t off = (uintptr_t)s & WMASK;
@@ -704,7 +715,7 @@ void *wm_merge_fwd(void *dst, const unsigned char *s, size_t n, unsigned char *d
 	dw[-(i) - 3] = m2;                                  \
 	dw[-(i) - 4] = m3;                                  \
 }
-WM_NO_LIBCALLS static __attribute__((noinline))
+WM_NO_LIBCALLS static __attribute__((__noinline__))
 void *wm_merge_bwd(void *dst, const unsigned char *s, size_t n, unsigned char *e)
 {
 	uintptr_t off = (uintptr_t)s & WMASK;
@@ -779,7 +790,7 @@ void *wm_merge_bwd(void *dst, const unsigned char *s, size_t n, unsigned char *e
  * noinline, and called in tail position: left to itself GCC splits memcpy
  * and keeps dst in a saved register across the call, which costs every call.
  */
-WM_NO_LIBCALLS static __attribute__((noinline))
+WM_NO_LIBCALLS static __attribute__((__noinline__))
 void *wm_copy_fwd(void *dst, const void *src, size_t n)
 {
 	unsigned char *d = dst;
@@ -830,7 +841,7 @@ void *wm_copy_fwd(void *dst, const void *src, size_t n)
  * Backward copy of n >= WSIZE bytes, highest address first: the mirror image
  * of wm_copy_fwd, for memmove when dst > src and the buffers overlap.
  */
-WM_NO_LIBCALLS static __attribute__((noinline))
+WM_NO_LIBCALLS static __attribute__((__noinline__))
 void *wm_copy_bwd(void *dst, const void *src, size_t n)
 {
 	unsigned char *d = END(unsigned char *, dst, n);
@@ -873,7 +884,7 @@ void *wm_copy_bwd(void *dst, const void *src, size_t n)
 #define WM_SMALL_WORDS(d, s) \
 	(!WM_SMALL_CODE && !(((uintptr_t)(d) | (uintptr_t)(s)) & WMASK))
 
-WM_NO_LIBCALLS static __attribute__((noinline))
+WM_NO_LIBCALLS static __attribute__((__noinline__))
 void *wm_small_words(void *dst, const void *src, size_t n)
 {
 	word *dw = dst;
@@ -896,7 +907,7 @@ void *wm_small_words(void *dst, const void *src, size_t n)
 	return wm_tail_fwd(dst, (unsigned char *)dw, n, x, (const unsigned char *)sw);
 }
 
-WM_NO_LIBCALLS static __attribute__((noinline))
+WM_NO_LIBCALLS static __attribute__((__noinline__))
 void *wm_bytes_fwd(void *dst, const void *src, size_t n)
 {
 	unsigned char *d = dst;
@@ -928,7 +939,7 @@ void *wm_bytes_fwd(void *dst, const void *src, size_t n)
 	return dst;
 }
 
-WM_NO_LIBCALLS static __attribute__((noinline))
+WM_NO_LIBCALLS static __attribute__((__noinline__))
 void *wm_bytes_bwd(void *dst, const void *src, size_t n)
 {
 	unsigned char *d = END(unsigned char *, dst, n);
@@ -949,7 +960,7 @@ void *wm_bytes_bwd(void *dst, const void *src, size_t n)
  * profiles almost one memcpy in ten) without one more test for all others.
  * The size-first build lets its byte loop take n == 0.
  */
-WM_NO_LIBCALLS void *WM_NAME(memcpy)(void *restrict dst, const void *restrict src, size_t n)
+WM_NO_LIBCALLS void *wm_memcpy(void *restrict dst, const void *restrict src, size_t n)
 {
 	if (WM_SMALL_CODE ? n <= WM_SMALL_MAX : n - 1 < WM_SMALL_MAX) {
 		if (WM_SMALL_WORDS(dst, src))
@@ -965,7 +976,7 @@ WM_NO_LIBCALLS void *WM_NAME(memcpy)(void *restrict dst, const void *restrict sr
  * Forward whenever dst does not lie inside (src, src + n): the unsigned
  * difference covers both dst < src and disjoint buffers in one compare.
  */
-WM_NO_LIBCALLS void *WM_NAME(memmove)(void *dst, const void *src, size_t n)
+WM_NO_LIBCALLS void *wm_memmove(void *dst, const void *src, size_t n)
 {
 	int fwd = (uintptr_t)dst - (uintptr_t)src >= n;
 
@@ -979,7 +990,7 @@ WM_NO_LIBCALLS void *WM_NAME(memmove)(void *dst, const void *src, size_t n)
 	return fwd ? wm_copy_fwd(dst, src, n) : wm_copy_bwd(dst, src, n);
 }
 
-WM_NO_LIBCALLS void *WM_NAME(memset)(void *dst, int c, size_t n)
+WM_NO_LIBCALLS void *wm_memset(void *dst, int c, size_t n)
 {
 	unsigned char *d = dst;
 	/*
@@ -1177,3 +1188,26 @@ bytes:
 	}
 	return dst;
 }
+
+/*
+ * The names: lib always exports wm_memcpy, wm_memmove and wm_memset, which
+ * clash with nobody's.  WORDMERGE_STD_NAMES (wordmerge.h) gives the same
+ * functions more names, as aliases: one copy of the code at one address, so
+ * a call by either name is the same call.
+ */
+#define WM_ALIAS(name, f) extern __typeof__(f) name __attribute__((__alias__(#f)))
+#if !defined(WORDMERGE_STD_NAMES) || WORDMERGE_STD_NAMES == 0
+#elif WORDMERGE_STD_NAMES == 1
+WM_ALIAS(memcpy, wm_memcpy);
+WM_ALIAS(memmove, wm_memmove);
+WM_ALIAS(memset, wm_memset);
+#elif WORDMERGE_STD_NAMES == 2
+WM_ALIAS(__memcpy, wm_memcpy);
+WM_ALIAS(__memmove, wm_memmove);
+WM_ALIAS(__memset, wm_memset);
+WM_ALIAS(memcpy, wm_memcpy) __attribute__((__weak__));
+WM_ALIAS(memmove, wm_memmove) __attribute__((__weak__));
+WM_ALIAS(memset, wm_memset) __attribute__((__weak__));
+#else
+#error "WORDMERGE_STD_NAMES is 0, 1 or 2 (wordmerge.h)"
+#endif

@@ -3,24 +3,43 @@
  * wordmerge: memcpy, memmove and memset that move one machine word at a time
  * and never make a misaligned access.
  *
- * In the RISC-V image the functions carry the standard names, so everything
- * linked into it (picolibc's printf included) runs on them.  On the host they
- * are built with -DWORDMERGE_PREFIX and are called wm_memcpy and so on, so the
- * tests can link them next to the host C library.
+ * The functions are called wm_memcpy, wm_memmove and wm_memset, whatever the
+ * build, so that a program can link them beside its C library's.  This
+ * header is for C and C++, and leaves no macro of its own defined but its
+ * include guard.
+ *
+ * WORDMERGE_STD_NAMES, the one option of the build of wordmerge.c (it
+ * changes nothing here), gives the same functions more names, as aliases at
+ * the same address (no extra call):
+ *   -DWORDMERGE_STD_NAMES (=1): memcpy, memmove and memset too, for a
+ *     program or firmware without another C library's (the RISC-V image:
+ *     everything linked into it, picolibc's printf included, runs on them);
+ *   -DWORDMERGE_STD_NAMES=2: as a Linux architecture's assembly names
+ *     them: __memcpy, __memmove and __memset, and memcpy, memmove and
+ *     memset as weak aliases, which KASAN's checking versions replace.
+ *
+ * Inside a Linux kernel tree (__KERNEL__, built without the compiler's own
+ * headers) size_t comes from <linux/types.h>.
  */
 #ifndef WORDMERGE_H
 #define WORDMERGE_H
 
-#include <stddef.h>
-
-#ifdef WORDMERGE_PREFIX
-#define WM_NAME(f) wm_##f
+#ifdef __KERNEL__
+#include <linux/types.h>
 #else
-#define WM_NAME(f) f
+#include <stddef.h>
 #endif
 
-void *WM_NAME(memcpy)(void *restrict dst, const void *restrict src, size_t n);
-void *WM_NAME(memmove)(void *dst, const void *src, size_t n);
-void *WM_NAME(memset)(void *dst, int c, size_t n);
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+void *wm_memcpy(void *__restrict dst, const void *__restrict src, size_t n);
+void *wm_memmove(void *dst, const void *src, size_t n);
+void *wm_memset(void *dst, int c, size_t n);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* WORDMERGE_H */

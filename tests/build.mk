@@ -12,8 +12,8 @@
 #             [SUITE_FULL=0] [QEMU_USER=1] [LIB_SIZE=small] [FAULT=NAME] [HOST_PEERS=1]
 #   -> $(O)/host/suite (tests/suite.c, tests/host_main.c; the target's C
 #      library is the reference), $(O)/host/bounds (tests/bounds.c) and
-#      $(O)/host/exact (tests/exact.c), all with lib built under
-#      WORDMERGE_PREFIX beside that C library.  SAN=1: ASan and UBSan;
+#      $(O)/host/exact (tests/exact.c), all with lib (its wm_ names) beside
+#      that C library.  SAN=1: ASan and UBSan;
 #      SAN=thread: ThreadSanitizer; SAN=memory: MemorySanitizer (clang).
 #      EXACT=1: lib reads only the objects' bytes (-DWM_EXACT=1, as under
 #      those sanitizers; for Valgrind's runs);
@@ -43,7 +43,7 @@ HOST_CFLAGS = -std=c11 -Wall -Wextra -Werror $(HOST_OPT) -g $(HOST_ARCH) -fno-bu
 	$(if $(filter memory,$(SAN)),$(HOST_MSAN)) \
 	$(if $(filter 1,$(QEMU_USER)),-static -DSUITE_FULL=0) \
 	$(if $(filter small,$(LIB_SIZE)),-DWM_SMALL_CODE=1) $(if $(EXACT),-DWM_EXACT=$(EXACT)) \
-	$(if $(SUITE_FULL),-DSUITE_FULL=$(SUITE_FULL)) -DWORDMERGE_PREFIX -Ilib
+	$(if $(SUITE_FULL),-DSUITE_FULL=$(SUITE_FULL)) -Ilib
 
 # make host-suite, host-bounds, host-exact: one of them (a test builds what it runs).
 .PHONY: host host-suite host-bounds host-exact
@@ -80,7 +80,7 @@ RV32_LDFLAGS := $(RV32_ARCH) --specs=picolibc.specs --crt0=semihost --oslib=semi
 	-Wl,--defsym=__stack_size=0x10000
 PICOLIBC_INC := /usr/lib/picolibc/riscv64-unknown-elf/include
 SUITE_SRCS := $(LIB_SRC) tests/suite.c tests/host_main.c firmware/protocol.c
-RV32_CFLAGS := -std=c11 -Wall -Wextra -Werror -O2 -g -DWORDMERGE_PREFIX -Ilib -fno-builtin
+RV32_CFLAGS := -std=c11 -Wall -Wextra -Werror -O2 -g -Ilib -fno-builtin
 rv32cc_gcc := $(CC) $(RV32_LDFLAGS) -fno-tree-loop-distribute-patterns
 rv32cc_clang := clang --target=riscv32-unknown-elf $(RV32_ARCH) -ffreestanding -isystem $(PICOLIBC_INC)
 
@@ -98,9 +98,9 @@ endif
 
 # --- lib alone under every compiler: make lib-objs LIBCC=NAME ---------------------
 # At every level, both builds, -Wall -Wextra -Werror and nothing else: none
-# of the image's -fno-builtin, and with the wm_ names (a function named
-# memset is spared a call to memset by the compiler itself; wm_memset is
-# not), so that `nm -u` of the objects shows any call lib would make.
+# of the image's -fno-builtin, and with only the wm_ names (a function
+# named memset is spared a call to memset by the compiler itself; wm_memset
+# is not), so that `nm -u` of the objects shows any call lib would make.
 # -> $(O)/lib-objs/LEVEL.o and LEVEL-small.o
 LIBCC ?= gcc
 LIB_LEVELS := O0 O1 O2 O3 Os
@@ -119,12 +119,12 @@ $(O)/lib-objs/%.o: $(LIB_SRC) lib/wordmerge.h
 	@mkdir -p $(@D)
 	$(quiet) CC "$@ ($(LIBCC))"
 	$(Q)$(libcc_$(LIBCC)) -std=c11 -Wall -Wextra -Werror -Ilib -$(subst -small,,$*) \
-		-DWM_SMALL_CODE=$(if $(findstring -small,$*),1,0) -DWORDMERGE_PREFIX -c $< -o $@
+		-DWM_SMALL_CODE=$(if $(findstring -small,$*),1,0) -c $< -o $@
 
 # --- lengths past PTRDIFF_MAX: make huge [LIB_SIZE=small] [FAULT=NAME] -------------
 # tests/huge.c under gcc -m32, lib built with UBSan's pointer-overflow check.
 HUGE_CFLAGS := -m32 -std=c11 -Wall -Wextra -Werror -O2 -g -fno-builtin \
-	-fno-tree-loop-distribute-patterns -DWORDMERGE_PREFIX -Ilib
+	-fno-tree-loop-distribute-patterns -Ilib
 .PHONY: huge
 huge: $(O)/huge/huge
 $(O)/huge/huge: $(LIB_SRC) lib/wordmerge.h tests/huge.c

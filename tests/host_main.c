@@ -85,7 +85,7 @@ void *newlib_memmove(void *, const void *, size_t);
 int main(void)
 {
 	static const struct suite_impl impls[] = {
-		{ "wordmerge", WM_NAME(memcpy), WM_NAME(memmove), WM_NAME(memset), 1 },
+		{ "wordmerge", wm_memcpy, wm_memmove, wm_memset, 1 },
 		{ "libc", memcpy, memmove, memset, 0 },
 #ifdef WM_HOST_PEERS
 		{ "glibc-generic", glibc_memcpy, glibc_memmove, glibc_memset, 0 },

@@ -30,11 +30,11 @@ import wmlog  # noqa: E402  (tools/wmlog.py: the one error class, the one error 
 from wmlog import Error  # noqa: E402
 
 Func = collections.namedtuple("Func", "addr size name type")
-LIB, LIB_FILE = ("memcpy", "memmove", "memset", "wm_*"), "lib/wordmerge.c"  # it names helpers wm_*
+LIB, LIB_FILE = ("memcpy", "memmove", "memset", "wm_*"), "lib/wordmerge.c"  # its own are wm_*
 
 
-def is_lib(name):
-    return any(fnmatch.fnmatchcase(name, p) for p in LIB)
+def is_lib(name, aliases=True):  # aliases: memcpy etc., the image's names of wm_memcpy etc.
+    return any(fnmatch.fnmatchcase(name, p) for p in LIB[0 if aliases else 3:])
 
 
 class Elf:
@@ -87,8 +87,8 @@ class Elf:
 
     def functions(self):
         """Code symbols (FUNC; NOTYPE: assembly) by address, each address's
-        names a FUNC, a global, then the last by name (_start, not
-        _image_start) first, as the image's own table chose."""
+        names a FUNC, a global, the shortest, then the last by name (_start,
+        not _image_start; memcpy, not its alias wm_memcpy) first."""
         if self._funcs is None:
             out = []
             for s in self._symbols():
@@ -100,7 +100,7 @@ class Elf:
                     out.append((e.st_value, e.st_info.type != "STT_FUNC", rank,
                                 Func(e.st_value, e.st_size, s.name, e.st_info.type)))
             out.sort(key=lambda t: t[3].name, reverse=True)
-            self._funcs = [t[3] for t in sorted(out, key=lambda t: t[:3])]
+            self._funcs = [t[3] for t in sorted(out, key=lambda t: (*t[:3], len(t[3].name)))]
             self._starts = [f.addr for f in self._funcs]
         return self._funcs
 

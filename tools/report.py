@@ -125,7 +125,7 @@ def read_elf(path, run):
     if missing:
         raise Error(f"{path} is not the image that wrote {run.path}: no function {missing[0]}")
     elf.wrote(run.path, None, run.meta.get("memcpy_addr"))
-    lib = sorted((f.name, f.size) for f in syms.values() if f.size and elfmod.is_lib(f.name))
+    lib = sorted((f.name, f.size) for f in syms.values() if f.size and elfmod.is_lib(f.name, False))
     # Another's total: every function with its symbols' prefix (extract-refs.sh gives helpers it).
     prefixes = {i: s[:-len(fn)] for (i, fn), s in run.b.symbols.items() if s.endswith("_" + fn)}
     return {"elf": path, "libfile": elfmod.LIB_FILE, "lib": lib, "lib_total": sum(s for _, s in lib),
