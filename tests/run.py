@@ -361,6 +361,8 @@ def main():
     # its groups, three quarters of a plain boot's time, cannot change the
     # verdict of a test that does not look at them.
     env["PEERS_DIR"] = os.path.abspath(os.path.join(out, "peers"))
+    # One kernel build for every build's make kernel-test (tests/kernel/kernel.mk).
+    env["KERNEL_DIR"] = os.path.abspath(os.path.join(out, "kernel"))
     env.setdefault("PEERS", "0")
     env.setdefault("PICOLIBC_REFS", "0")
     start = time.monotonic()
