@@ -15,7 +15,8 @@
 #   V=1                   print every command
 #   LEGACY_CONSOLE=1      force the legacy SBI putchar console
 #   LIB_SRC=FILE          lib source to link (default lib/wordmerge.c)
-#   LIB_CC=clang          build lib's object with clang, the rest with GCC
+#   LIB_CC=clang          build lib's object with clang (or clang-19), the rest
+#                         with GCC
 #   FAULT=NAME            with a deliberate fault of tests/faults.txt
 #   IMPL="NAME=FILE ..."  with the user's memcpy/memmove/memset too, checked
 #                         and measured beside ours (firmware/impls.mk,
@@ -118,8 +119,9 @@ ARCH_FLAGS := -march=rv64imac_zicsr -mabi=lp64 -mcmodel=medany -mstrict-align
 LINK_ARCH := -march=rv64imac -mabi=lp64 -mcmodel=medany
 
 # The lib's build in the folder's name: -small (LIB_SIZE=small), -clang
-# (LIB_CC=clang), so that both builds' images and benchmark files coexist.
-LIB_SUFFIX := $(if $(filter small,$(LIB_SIZE)),-small)$(if $(filter clang,$(LIB_CC)),-clang)
+# (LIB_CC=clang), -clang-19, so that every build's images and benchmark
+# files coexist.
+LIB_SUFFIX := $(if $(filter small,$(LIB_SIZE)),-small)$(if $(filter clang%,$(LIB_CC)),-$(LIB_CC))
 IMG_DIR := $(O)/$(if $(BENCH),bench-$(BENCH)/)$(PLATFORM)$(LIB_SUFFIX)
 IMG := $(IMG_DIR)/wordmerge
 # Why each flag: -ffreestanding -fno-builtin keep GCC from replacing our
@@ -148,17 +150,22 @@ LIB_CFLAGS_small := -Os -DWM_SMALL_CODE=1
 # The image's functions carry the standard names too (lib/wordmerge.h), so
 # that everything linked into it runs on them.
 $(IMG_DIR)/obj/$(LIB_SRC).o: IMG_CFLAGS += -DWORDMERGE_STD_NAMES $(LIB_CFLAGS_$(LIB_SIZE))
-# LIB_CC=clang: lib's object from clang, for the DWARF 5 it writes (the
-# tools must still find lib's functions in it).  clang 14 takes no zicsr in
+# LIB_CC=clang (14) or clang-19: lib's object from clang, for the DWARF 5
+# it writes (the tools must still find lib's functions in it), and so that
+# the image's suite checks what clang makes of lib.  clang 14 takes no zicsr in
 # -march (lib needs none), nor GCC's --specs, -mstrict-align (strict is
 # its RISC-V default) or -fno-tree-loop-distribute-patterns.
-ifeq ($(filter $(LIB_CC),gcc clang),)
-$(error unknown LIB_CC=$(LIB_CC); known: gcc clang)
+ifeq ($(filter $(LIB_CC),gcc clang clang-19),)
+$(error unknown LIB_CC=$(LIB_CC); known: gcc clang clang-19)
 endif
-ifeq ($(LIB_CC),clang)
-$(IMG_DIR)/obj/$(LIB_SRC).o: CC = clang --target=riscv64-unknown-elf -march=rv64imac
+ifneq ($(LIB_CC),gcc)
+$(IMG_DIR)/obj/$(LIB_SRC).o: CC = $(LIB_CC) --target=riscv64-unknown-elf -march=rv64imac
 $(IMG_DIR)/obj/$(LIB_SRC).o: IMG_CFLAGS += -isystem $(PICOLIBC_INC)
 $(IMG_DIR)/obj/$(LIB_SRC).o: NOT_CLANG := -march=% -mstrict-align --specs=% -fno-tree-loop-distribute-patterns
+# clang 19's DWARF 5 location and range lists carry ULEB128 relocations
+# (R_RISCV_SET_ULEB128), unknown to Debian 12's binutils 2.40, whose ld
+# crashes on them: DWARF 4 from it.
+$(IMG_DIR)/obj/$(LIB_SRC).o: IMG_CFLAGS += $(if $(filter clang-19,$(LIB_CC)),-gdwarf-4)
 # Compiled to assembly text, then assembled: clang 14 leaves `relax` out of
 # the functions' target features, so its own object marks no call as
 # relaxable (no R_RISCV_RELAX) and every tail call stays auipc + jr, where
@@ -287,15 +294,12 @@ include tests/kernel/kernel.mk
 # which tools/elf.py, tools/dtb-corrupt.py, the farm tests of tests/tests.cfg and
 # farm/lava/jobs.py run; tftpd-hpa-config:
 # LAVA's tftp deploy takes its folder from /etc/default/tftpd-hpa (the daemon
-# itself is not needed, nor left running).  A tool stands for the others of its
-# package: riscv64-unknown-elf-objcopy for readelf, qemu-system-riscv64 for
-# -riscv32; s390x-libc and powerpc-libc are checked by building with their gcc,
-# and install it too.
-TEST_DEPS := make python3 riscv64-unknown-elf-gcc riscv64-unknown-elf-objcopy \
-	picolibc linux-source-6.1 glibc-source newlib-source \
-	qemu-system-riscv64 opensbi-firmware setpriv flock gcc gcc-m32 \
-	valgrind clang clang-fuzzer s390x-libc powerpc-libc \
-	qemu-s390x-static qemu-ppc-static qemu-i386-static dtc fdtput llvm-mca u-boot-qemu-smode \
+# itself is not needed, nor left running).
+TEST_DEPS := make python3 riscv64-unknown-elf-gcc binutils-riscv64-unknown-elf picolibc \
+	linux-source-6.1 glibc-source newlib-source \
+	qemu-system-riscv64 qemu-system-riscv32 opensbi-firmware setpriv flock gcc gcc-m32 \
+	valgrind clang clang-19 g++ clang-fuzzer s390x-linux-gnu-gcc s390x-libc powerpc-linux-gnu-gcc \
+	powerpc-libc qemu-user-static device-tree-compiler llvm-mca u-boot-qemu-smode \
 	mkimage sfdisk mkfs.vfat mcopy labgrid pyelftools libfdt lava-common lava-run tftpd-hpa-config \
 	$(KERNEL_DEPS)
 T ?=

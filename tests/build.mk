@@ -106,11 +106,12 @@ LIBCC ?= gcc
 LIB_LEVELS := O0 O1 O2 O3 Os
 libcc_gcc := gcc
 libcc_clang := clang
+libcc_clang-19 := clang-19
 libcc_gcc-rv64 := $(CC) --specs=picolibc.specs -march=rv64imac -mabi=lp64 -mcmodel=medany
 libcc_gcc-rv32 := $(CC) --specs=picolibc.specs $(RV32_ARCH)
 libcc_clang-rv64 := clang --target=riscv64-unknown-elf -march=rv64imac -mabi=lp64 -mcmodel=medany -isystem $(PICOLIBC_INC)
 libcc_clang-rv32 := clang --target=riscv32-unknown-elf $(RV32_ARCH) -isystem $(PICOLIBC_INC)
-$(if $(libcc_$(LIBCC)),,$(error unknown LIBCC=$(LIBCC); known: gcc clang gcc-rv64 gcc-rv32 clang-rv64 clang-rv32))
+$(if $(libcc_$(LIBCC)),,$(error unknown LIBCC=$(LIBCC); known: gcc clang clang-19 gcc-rv64 gcc-rv32 clang-rv64 clang-rv32))
 LIB_OBJS := $(foreach l,$(LIB_LEVELS),$(O)/lib-objs/$(l).o $(O)/lib-objs/$(l)-small.o)
 
 .PHONY: lib-objs

@@ -11,6 +11,7 @@ set -eu
 # tool | check (- : command -v TOOL) | Debian | Fedora | Arch   (- : none known)
 TABLE='
 qemu-system-riscv64     | -                                 | qemu-system-misc             | qemu-system-riscv      | qemu-system-riscv
+qemu-system-riscv32     | -                                 | qemu-system-misc             | qemu-system-riscv      | qemu-system-riscv
 opensbi-firmware        | qemu_data opensbi-riscv64-generic-fw_dynamic.bin | qemu-system-data | qemu-system-riscv-core | qemu-system-riscv-firmware
 python3                 | test -x /usr/bin/python3          | python3                      | python3                | python
 pyelftools              | /usr/bin/python3 -c "import elftools" | python3-pyelftools        | python3-pyelftools     | python-pyelftools
@@ -19,7 +20,7 @@ setpriv                 | -                                 | util-linux        
 flock                   | -                                 | util-linux                   | util-linux             | util-linux
 make                    | -                                 | make                         | make                   | make
 riscv64-unknown-elf-gcc | -                                 | gcc-riscv64-unknown-elf      | -                      | riscv64-elf-gcc
-riscv64-unknown-elf-objcopy | -                             | binutils-riscv64-unknown-elf | -                      | riscv64-elf-binutils
+binutils-riscv64-unknown-elf | has riscv64-unknown-elf-objcopy riscv64-unknown-elf-readelf | binutils-riscv64-unknown-elf | - | riscv64-elf-binutils
 picolibc                | cross_file picolibc.specs         | picolibc-riscv64-unknown-elf | -                      | -
 linux-source-6.1        | test -r /usr/src/linux-source-6.1.tar.xz | linux-source-6.1      | -                      | -
 glibc-source            | test -r /usr/src/glibc/glibc-2.36.tar.xz | glibc-source          | -                      | -
@@ -33,18 +34,16 @@ gcc                     | -                                 | gcc               
 valgrind                | -                                 | valgrind                     | valgrind               | valgrind
 gcc-m32                 | builds gcc -m32                   | gcc-12-multilib              | glibc-devel.i686       | lib32-glibc
 clang                   | -                                 | clang                        | clang                  | clang
+clang-19                | builds clang-19 -fsanitize=thread | clang-19 libclang-rt-19-dev  | -                      | -
+g++                     | -                                 | g++                          | gcc-c++                | gcc
 clang-fuzzer            | clang_rt fuzzer                   | libclang-rt-14-dev           | compiler-rt            | compiler-rt
-s390x-libc              | builds s390x-linux-gnu-gcc | gcc-s390x-linux-gnu libc6-dev-s390x-cross | - | -
-powerpc-libc            | builds powerpc-linux-gnu-gcc | gcc-powerpc-linux-gnu libc6-dev-powerpc-cross | - | -
-riscv64-linux-gnu-gcc   | -                                 | gcc-riscv64-linux-gnu        | gcc-riscv64-linux-gnu  | riscv64-linux-gnu-gcc
-flex                    | -                                 | flex                         | flex                   | flex
-bison                   | -                                 | bison                        | bison                  | bison
-bc                      | -                                 | bc                           | bc                     | bc
-qemu-s390x-static       | -                                 | qemu-user-static             | qemu-user-static       | qemu-user-static
-qemu-ppc-static         | -                                 | qemu-user-static             | qemu-user-static       | qemu-user-static
-qemu-i386-static        | -                                 | qemu-user-static             | qemu-user-static       | qemu-user-static
-dtc                     | -                                 | device-tree-compiler         | dtc                    | dtc
-fdtput                  | -                                 | device-tree-compiler         | dtc                    | dtc
+s390x-linux-gnu-gcc     | -                                 | gcc-s390x-linux-gnu          | gcc-s390x-linux-gnu    | -
+s390x-libc              | builds s390x-linux-gnu-gcc        | libc6-dev-s390x-cross        | -                      | -
+powerpc-linux-gnu-gcc   | -                                 | gcc-powerpc-linux-gnu        | -                      | -
+powerpc-libc            | builds powerpc-linux-gnu-gcc      | libc6-dev-powerpc-cross      | -                      | -
+kernel-build-tools      | has riscv64-linux-gnu-gcc flex bison bc | gcc-riscv64-linux-gnu flex bison bc | gcc-riscv64-linux-gnu flex bison bc | riscv64-linux-gnu-gcc flex bison bc
+qemu-user-static        | has qemu-s390x-static qemu-ppc-static qemu-i386-static | qemu-user-static | qemu-user-static | qemu-user-static
+device-tree-compiler    | has dtc fdtput                    | device-tree-compiler         | dtc                    | dtc
 llvm-mca                | -                                 | llvm                         | llvm                   | llvm
 labgrid                 | /usr/bin/python3 -c "import labgrid" | python3-labgrid           | -                      | -
 lava-common             | /usr/bin/python3 -c "import lava_common" | lava-common           | -                      | -
@@ -53,6 +52,7 @@ tftpd-hpa-config        | test -r /etc/default/tftpd-hpa    | tftpd-hpa         
 '
 
 # The table's checks.  qemu_data FILE: FILE where QEMU looks for firmware.
+has() { for c; do command -v "$c" || return 1; done; }  # has CMD...: each is a command
 qemu_data() {
 	for d in $(qemu-system-riscv64 -L help 2>/dev/null || echo /usr/share/qemu /usr/local/share/qemu); do
 		[ -r "$d/$1" ] && return 0

@@ -19,8 +19,8 @@ KERNEL_DIR ?= $(O)/kernel
 KERNEL_CROSS_COMPILE ?= riscv64-linux-gnu-
 KERNEL_JOBS ?= 2
 KERNEL_FAULTS ?=
-KERNEL_DEPS := riscv64-linux-gnu-gcc flex bison bc python3 qemu-system-riscv64 \
-	opensbi-firmware setpriv flock linux-source-6.1
+KERNEL_DEPS := kernel-build-tools python3 qemu-system-riscv64 opensbi-firmware setpriv \
+	flock linux-source-6.1
 # NAME=LIB_SRC of the kernel make kernel-test boots: lib, or lib with FAULT=NAME.
 KERNEL_LIB := $(if $(filter lib/wordmerge.c,$(FAULT_FILE)),fault-$(FAULT),lib)=$(LIB_SRC)
 KERNEL_FAULT_SRCS := $(KERNEL_FAULTS:%=$(O)/kernel-faults/%/wordmerge.c)
