@@ -49,7 +49,7 @@ def cases(kunit_parser, path):
 def reason(log):
     """A case's reason, from its log: KUnit's first FAILED line and the two after it
     (the expectation), else the last three lines (a crash, a KASAN report)."""
-    log = [line for line in log if line]
+    log = [line for line in log if line.strip("=")]     # not KASAN's ==== rules
     at = next((i for i, line in enumerate(log) if "FAILED" in line), max(len(log) - 3, 0))
     return log[at:at + 3]
 

@@ -19,8 +19,8 @@
 # (a variant rebuilds its own files and links), and img/VARIANT/, each
 # variant's kernel as built, reused while what it was built from (its
 # files, TREE, the kunitconfig, the compiler) is unchanged; the stock kernel's
-# KUnit log is kept there too.  RUN_DIR (under the make's O) holds this
-# run's copy of the kernel and its logs.  The environment gives
+# KUnit log is kept there too.  RUN_DIR/NAME (under the make's O) holds
+# this run's copy of the kernel and its logs.  The environment gives
 # KERNEL_CROSS_COMPILE and KERNEL_JOBS.
 set -eu
 case $1:$# in build:[4-9]|build:[1-9][0-9]|test:5) ;; *)
@@ -36,7 +36,7 @@ for v; do
 	case $v in stock=*|=*|*/*=*) err "$v: not NAME=LIB_SRC (NAME: not stock, no /)";; esac
 	[ "${v%%=*}" != "$v" ] && [ -r "${v#*=}" ] || err "$v: not NAME=LIB_SRC of a file"
 done
-mkdir -p "$kdir/img" "$kdir/bin" "$run"
+mkdir -p "$kdir/img" "$kdir/bin"
 
 # kunit.py: the kernel's own, always with these; under --pdeathsig KILL, as is
 # every QEMU it starts (the wrapper first on the PATH), so that none outlives
@@ -55,7 +55,7 @@ chmod +x "$kdir/bin/qemu-system-riscv64.tmp" && mv "$kdir/bin/qemu-system-riscv6
 boot() {
 	mkdir -p "$2/arch/riscv/boot"
 	cp "$1/Image" "$2/arch/riscv/boot/Image"
-	kunit exec --build_dir="$2" --timeout=600 > "$2/exec.log" 2>&1 || true
+	kunit exec --build_dir="$2" --timeout=300 > "$2/exec.log" 2>&1 || true
 	say BOOT "$2/test.log: $(grep -m1 'Testing complete' "$2/exec.log" | sed 's/.*Testing complete\. //')"
 }
 
@@ -126,7 +126,7 @@ else
 fi
 for v; do build "$v"; done
 [ "$mode" = test ] || exit 0
-name=${1%%=*}
+name=${1%%=*} run=$run/${1%%=*}
 rm -rf "$run" && mkdir -p "$run" && cp "$kdir/img/$name/vmlinux" "$run/"
 flock -u 9
 
