@@ -19,6 +19,7 @@ is the last) runs out, and on SIGINT or SIGTERM, which end the run: the
 running tests and builds are stopped (SIGTERM, SIGKILL 10 s later), one
 line says so, and no verdict is given.  A test stopped by the backstop is a
 TIMEOUT: line, counted as failed, whatever status it was meant to end with.
+A build whose variables say BUILD_BACKSTOP=S has S seconds if that is more.
 
 The table (tests/tests.cfg, its header says more): one test a line, its
 columns split as a shell splits words:
@@ -237,6 +238,10 @@ def tail(path, n=15):
 
 
 def do_build(out, d, variables, targets, env, backstop):
+    # A build that says BUILD_BACKSTOP=S (a Linux kernel: minutes of both cores
+    # on a first run) has S seconds, if more; make takes it as a variable it ignores.
+    backstop = max([backstop] + [int(v.split("=", 1)[1]) for v in variables
+                                 if re.fullmatch(r"BUILD_BACKSTOP=[0-9]+", v)])
     name = os.path.basename(d) + "-" + "-".join(targets)
     log = os.path.join(out, "tests", "build", re.sub(r"[^A-Za-z0-9.+_-]", "-", name) + ".log")
     os.makedirs(os.path.dirname(log), exist_ok=True)
