@@ -15,8 +15,8 @@
 # Options:
 #   --machine NAME       virt (default) or sifive_u (SiFive U54 model)
 #   --smp N              number of harts, 1..8 (default 1; sifive_u: 5 fixed)
-#   --memory SIZE        RAM size (default 256M)
-#   --timeout SECONDS    give up after this long, at least 1 (default 600)
+#   --memory SIZE        RAM size, whole MiB or GiB, 16M..16G (default 256M)
+#   --timeout SECONDS    give up after this long, 1..999999999 (default 600)
 #   --silence SECONDS    give up when the image has printed no line this long
 #                        after OpenSBI's first output (default: virt 20,
 #                        sifive_u 30, 30 more with --via-uboot; 0: no bound)
@@ -34,16 +34,25 @@
 #   --impl NAME=FILE     build the user's memcpy/memmove/memset of FILE (C,
 #                        .S/.s or an RV64 object) into the image as NAME,
 #                        checked (FAIL:/SKIP: lines) and measured beside ours;
-#                        up to four, make IMPL="NAME=FILE ..." (docs/impl.md)
+#                        up to four, make IMPL="NAME=FILE ..." (docs/impl.md).
+#                        a FILE whose name make cannot take is refused:
+#                          a space: "make splits it at its spaces"
+#                          a $: "make reads $ as the start of a variable"
+#                          = : ; # % | * ? [ ] \ " ` ( ): "make reads ':'
+#                            in a rule or its recipe as its own syntax"
 #   --impl-must-align    --check-alignment, and fail if a user's function
 #                        (--impl, any user_* symbol) made a misaligned access
 #   --elf FILE           boot this RISC-V 64-bit ELF instead of building the
 #                        default one
-#   --log FILE           UART log, raw like a board's serial capture (default
+#   --log FILE           UART log, raw like a board's serial capture (an
+#                        earlier run's FILE.misalign, FILE.uboot/ and FILE.run
+#                        beside it are removed or made anew; default
 #                        $O/run/<machine>-smp<N>.log, or <machine>-smp<N>-2.log
 #                        and so on while another run uses that name); the
 #                        terminal shows it through tools/elf.py symbolize
 #                        (sym+offset after the trap report's addresses)
+#                        and FILE.run beside it says how it was made (the
+#                        command line, QEMU's version, the image: make report)
 #   --no-build           do not run make first
 #   --bios FILE          OpenSBI firmware (default: QEMU's bundled "default")
 #   --via-uboot          boot the way a board does: OpenSBI starts Debian's
@@ -71,8 +80,8 @@
 # Tools (tools/deps.sh checks them, and installs them on Debian): a run needs
 # qemu-system-riscv64, OpenSBI's firmware (QEMU's own, for --bios default),
 # /usr/bin/python3 with pyelftools (tools/elf.py), setpriv and flock;
-# building also make, the cross gcc, picolibc and the peers' source packages
-# (docs/peers.md); --via-uboot Debian's U-Boot for QEMU, mkimage,
+# building also make, the cross gcc, picolibc, and the peers' source packages
+# if they can be had (docs/peers.md: without one, that peer is left out); --via-uboot Debian's U-Boot for QEMU, mkimage,
 # sfdisk, mkfs.vfat, mcopy and the cross objcopy; --check-alignment make
 # and gcc (the plugin).
 #
@@ -87,12 +96,15 @@
 #   125     the run ended without an EXIT: line, or with a malformed one (a
 #           status above 122 is one), or with a status that QEMU's own exit
 #           status contradicts (QEMU exited by itself through the finisher)
-#   126     run-qemu.sh's own error: bad usage, a missing tool, the build
-#           failed (an --impl that make refuses, docs/impl.md), an
-#           unreadable or non-RISC-V-64 ELF, an unwritable log
+#   126     run-qemu.sh's own error: bad usage (each option's value is
+#           checked before QEMU starts), a missing tool, the build failed
+#           (an --impl that make refuses, docs/impl.md), an unreadable or
+#           non-RISC-V-64 ELF, an unwritable log; or QEMU refused to start
+#           (an argument after --): its own first line follows
 #   130     interrupted by SIGINT, 143 by SIGTERM: QEMU and the rest of the run
 #           were ended first (killed with SIGKILL, run-qemu.sh takes QEMU
-#           along: QEMU runs under setpriv --pdeathsig KILL)
+#           along: QEMU runs under setpriv --pdeathsig KILL; the next run
+#           removes its temporary folder)
 set -u
 
 self=$(readlink -f "$0")
@@ -147,7 +159,7 @@ case "$O" in /*) odir=$O ;; *) odir=$top/$O ;; esac
 cross=${CROSS_COMPILE:-riscv64-unknown-elf-}
 machine=virt smp=1 memory=256M timeout_s=600 silence_s= icount=1 check_align=0
 elf= log_given=0 build=1 bios=default mttcg=0 via_uboot=0 uboot= must_align=0
-extra=() impls=()
+extra=() impls=() args=("$@")
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--machine) [ $# -ge 2 ] || die "--machine needs a value"; machine=$2; shift 2 ;;
@@ -172,25 +184,47 @@ while [ $# -gt 0 ]; do
 	esac
 done
 
-# make reads FILE from the repository top, and splits words at spaces.
+# make reads FILE from the repository top, and takes it into its rules and
+# their shell commands: a character that make reads as its own syntax is
+# refused, with what make would make of it (= : ; # % | * ? [ ] \ " ` ( );
+# ' and , pass).
 impl=
 for i in "${impls[@]}"; do
 	[ "$build" = 1 ] || die "--impl $i builds the image: not with --no-build or --elf"
-	case "$i" in *[[:space:]]*) die "--impl '$i': make splits it at its spaces" ;; esac
 	case "$i" in *=/* | *=) ;; *=*) i=${i%%=*}=$PWD/${i#*=} ;; esac
+	f=${i#*=}
+	c=${f//[!]=:;#%|*?[\\\"\`()]/}
+	case "$i" in
+	*[[:space:]]*) why="make splits it at its spaces" ;;
+	*'$'*) why="make reads \$ as the start of a variable" ;;
+	*) why=${c:+make reads \'${c:0:1}\' in a rule or its recipe as its own syntax} ;;
+	esac
+	[ -z "$why" ] || die "--impl '$i': $why; rename the file or give a symlink to it"
 	impl="${impl:+$impl }$i"
 done
 
-# Plain decimal numbers only: QEMU refuses -smp 08, and shell arithmetic
-# would read a leading zero as octal.
-case "$smp" in '' | *[!0-9]* | 0?*) die "--smp takes a number (decimal, no leading zero), not '$smp'" ;; esac
-case "$timeout_s" in '' | *[!0-9]* | 0?*) die "--timeout takes seconds (decimal, no leading zero), not '$timeout_s'" ;; esac
-[ "$timeout_s" -ge 1 ] || die "--timeout must be at least 1 second, not '$timeout_s'"
+# number OPTION VALUE WHAT MIN MAX: plain decimal numbers only (QEMU refuses
+# -smp 08, shell arithmetic would read a leading zero as octal), of at most 9
+# digits (longer ones overflow the shell's tests).
+number() {
+	case "$2" in '' | *[!0-9]* | 0?*) die "$1 takes $3 (decimal, no leading zero), not '$2'" ;; esac
+	[ "${#2}" -le 9 ] && [ "$2" -ge "$4" ] && [ "$2" -le "$5" ] || die "$1 must be $4..$5, not $2"
+}
+number --smp "$smp" "a number" 1 999999999
+number --timeout "$timeout_s" seconds 1 999999999
 case "$machine" in
-virt) [ "$smp" -ge 1 ] && [ "$smp" -le 8 ] || die "virt: --smp must be 1..8" ;;
+virt) number --smp "$smp" "a number" 1 8 ;;
 sifive_u) smp=5 ;; # one E51 monitor hart (no S-mode) + four U54s
 *) die "unknown machine '$machine' (known: virt, sifive_u)" ;;
 esac
+# --memory: whole MiB or GiB (QEMU takes more forms, none of which a run
+# needs), 16M..16G: below 16M QEMU may place the device tree over the image
+# (it refuses -m 8M: "ROM regions are overlapping").
+[[ $memory =~ ^([1-9][0-9]{0,8})([MG])$ ]] ||
+	die "--memory takes whole MiB or GiB (256M, 2G; at most 9 digits), not '$memory'"
+mib=${BASH_REMATCH[1]}
+[ "${BASH_REMATCH[2]}" = M ] || mib=$((mib * 1024))
+[ "$mib" -ge 16 ] && [ "$mib" -le 16384 ] || die "--memory must be 16M..16G, not $memory"
 [ "$icount" = 0 ] || [ "$mttcg" = 0 ] ||
 	die "--mttcg needs --no-icount: QEMU runs -icount on one thread only"
 [ "$via_uboot" = 0 ] || [ "$machine" = virt ] ||
@@ -202,14 +236,17 @@ if [ -z "$silence_s" ]; then
 	case "$machine" in virt) silence_s=20 ;; sifive_u) silence_s=30 ;; esac
 	[ "$via_uboot" = 0 ] || silence_s=$((silence_s + 30))
 fi
-case "$silence_s" in '' | *[!0-9]* | 0?*) die "--silence takes seconds (decimal, no leading zero; 0: no bound), not '$silence_s'" ;; esac
+[ "$silence_s" = 0 ] || number --silence "$silence_s" "seconds (0: no bound)" 1 999999999
 
 tools=(qemu-system-riscv64 python3 pyelftools setpriv flock)
 [ "$bios" != default ] || tools+=(opensbi-firmware)
-[ "$build" = 0 ] || tools+=(make "${cross}gcc" picolibc linux-source-6.1 glibc-source newlib-source)
+[ "$build" = 0 ] || tools+=(make "${cross}gcc" picolibc)
 [ "$via_uboot" = 0 ] || tools+=(u-boot-qemu-smode mkimage sfdisk mkfs.vfat mcopy "${cross}objcopy")
 [ "$check_align" = 0 ] || tools+=(make gcc)
 "$top/tools/deps.sh" "${tools[@]}" || die "missing tools (see above)"
+# The peers are references: without their packages the image leaves them out (SKIP: lines).
+[ "$build" = 0 ] || "$top/tools/deps.sh" linux-source-6.1 glibc-source newlib-source ||
+	echo "run-qemu.sh: note: going on without the peers whose source packages are missing" >&2
 case "$bios" in default | none) ;; *) [ -r "$bios" ] || die "cannot read --bios $bios" ;; esac
 
 # make in $odir, one run at a time: a second run waits for the first's make
@@ -275,6 +312,9 @@ if [ "$log_given" = 0 ]; then
 fi
 [ "$log" -ef "$elf" ] && die "--log $log is the ELF being booted"
 { : >"$log"; } 2>/dev/null || die "cannot write the log $log"
+# The log's side files are its run's: those of an earlier run of the same
+# name go (--check-alignment and --via-uboot make theirs anew below).
+rm -rf "$log.misalign" "$log.uboot" "$log.run" 2>/dev/null
 # Read back after the run: it must be a plain file that the truncation emptied.
 [ -f "$log" ] && [ -z "$(head -c 1 "$log" 2>/dev/null)" ] ||
 	die "--log $log is not a plain file that run-qemu.sh can write and read back"
@@ -344,9 +384,22 @@ exit_line_done() {
 	grep -aqE '^EXIT: STATUS=[0-9]+'$'\r''?$' <<<"$chunk"
 }
 
+# The run's temporary folder, with its shell's pid in it: a run killed by
+# SIGKILL (which no trap sees) leaves its folder behind, and a later run
+# removes each folder whose run is gone.
+for d in "${TMPDIR:-/tmp}"/run-qemu.*/; do
+	p=$(cat "$d/pid" 2>/dev/null) && [ ! -d "/proc/$p" ] && rm -rf "$d"
+done
 state=$(mktemp -d "${TMPDIR:-/tmp}/run-qemu.XXXXXX") || die "cannot make a temporary folder"
+echo $$ >"$state/pid"
 mkfifo "$state/uart" || die "cannot make a FIFO in $state"
 echo "run-qemu.sh: qemu-system-riscv64 ${qemu_args[*]}" >&2
+# How the log was made, beside it as LOG.run (make bench's logs too; make
+# report shows it): the command line, QEMU's version and when, the image.
+{ printf '%q ' "$0" "${args[@]}"; echo
+  TZ=UTC printf '(%s, %(%Y-%m-%d %H:%M)T UTC, host %s)\n' "$(qemu-system-riscv64 --version | head -n 1)" -1 \
+	"$(uname -m)"
+  echo "image: $(readlink -f -- "$elf")"; } >"$log.run" 2>/dev/null
 setpriv --pdeathsig KILL qemu-system-riscv64 "${qemu_args[@]}" </dev/null >"$log" 2>&1 &
 qpid=$!
 # The log stays what the UART said, as a board's serial capture would; the
@@ -400,6 +453,10 @@ wait "$spid" 2>/dev/null
 spid=
 [ "$ended" = stopped ] &&
 	echo "run-qemu.sh: QEMU stopped after the image's EXIT: line (no finisher ended it)" >&2
+# QEMU that failed before OpenSBI printed a line refused its arguments (after
+# --, or --bios): its own first line says why.
+[ "$ended:$image_seen" != exited:0 ] || [ "$qemu_rc" = 0 ] || grep -aq '^OpenSBI' "$log" ||
+	die "QEMU refused to start (status $qemu_rc): $(grep -am 1 . "$log") (log: $log)"
 
 if [ "$ended" = timeout ]; then
 	echo "run-qemu.sh: error: timeout after ${timeout_s}s without an EXIT: line (log: $log)" >&2

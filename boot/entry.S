@@ -14,8 +14,9 @@
 	.globl _start
 _start:
 	/*
-	 * RISC-V Linux "Image" header (Documentation/riscv/boot-image-header.rst),
-	 * so that U-Boot's booti accepts the image.  code0 jumps over it.
+	 * RISC-V Linux "Image" header (Linux's
+	 * Documentation/arch/riscv/boot-image-header.rst), so that U-Boot's
+	 * booti accepts the image.  code0 jumps over it.
 	 */
 	.option push
 	.option norvc
@@ -77,13 +78,20 @@ entry_park:
 	j	entry_park
 
 /*
- * Every trap is unexpected in this image: save the registers on the current
- * stack and let trap_report() print the cause and end the run.  4-byte
- * aligned, direct mode (stvec MODE = 0).
+ * Every trap is unexpected in this image: save the registers and let
+ * trap_report() print the cause and end the run.  4-byte aligned, direct
+ * mode (stvec MODE = 0).  On a stack of its own (linker/wordmerge.ld, the
+ * boot hart's, the only one that comes here): a trap whose sp is in a guard
+ * page or anywhere outside the stack (a call that recursed without end) would
+ * fault again on its first store there, and report the trap entry instead of
+ * its own pc.  sscratch keeps sp at the trap until it is saved; a trap inside
+ * the report starts again at the top (trap_report ends the run then).
  */
 	.balign 4
 	.globl trap_entry
 trap_entry:
+	csrw	CSR_SSCRATCH, sp
+	la	sp, _trap_stack_end
 	addi	sp, sp, -32 * 8
 	sd	x1, 1 * 8(sp)
 	sd	x3, 3 * 8(sp)
@@ -115,8 +123,8 @@ trap_entry:
 	sd	x29, 29 * 8(sp)
 	sd	x30, 30 * 8(sp)
 	sd	x31, 31 * 8(sp)
-	addi	t0, sp, 32 * 8
-	sd	t0, 2 * 8(sp)		/* sp before the trap */
+	csrr	t0, CSR_SSCRATCH
+	sd	t0, 2 * 8(sp)		/* sp at the trap */
 	mv	a0, sp
 	call	trap_report		/* does not return */
 	j	entry_park

@@ -20,6 +20,7 @@
 #define DECL_ours(p)
 #define DECL_loop(p)
 #define DECL_ref(p) DECL_FNS(p, )
+#define DECL_peer(p) DECL_FNS(p, WM_PEER_ATTR_##p)	/* weak: left out (wm-peers.h) */
 #define DECL_user(p) DECL_FNS(p, __attribute__((weak)))
 #define DECL(kind, name, p) DECL_##kind(p)
 WM_IMPL_LIST(DECL)
@@ -74,6 +75,7 @@ static __attribute__((noinline)) void *byteloop_memset(void *dst, int c, size_t 
  */
 #define ROLE_ours WM_OURS
 #define ROLE_ref WM_REF
+#define ROLE_peer WM_REF
 #define ROLE_user WM_USER
 #define ROLE_loop WM_BENCH_ONLY
 #define FNS_ours(p) memcpy, memmove, memset
@@ -81,13 +83,21 @@ static __attribute__((noinline)) void *byteloop_memset(void *dst, int c, size_t 
 #define FNS_other(p) p##_memcpy, p##_memmove, p##_memset
 #define SYMS_other(p) #p "_memcpy", #p "_memmove", #p "_memset"
 #define FNS_ref FNS_other
+#define FNS_peer FNS_other
 #define FNS_user FNS_other
 #define FNS_loop FNS_other
 #define SYMS_ref SYMS_other
+#define SYMS_peer SYMS_other
 #define SYMS_user SYMS_other
 #define SYMS_loop SYMS_other
+#define NOTE_ours(p) 0
+#define NOTE_ref(p) 0
+#define NOTE_user(p) 0
+#define NOTE_loop(p) 0
+#define NOTE_peer(p) WM_PEER_NOTE_##p	/* its label, or 0 (wm-peers.h) */
 #define ENTRY(kind, name, p)						\
-	{ { name, FNS_##kind(p), ROLE_##kind != WM_REF }, { SYMS_##kind(p) }, ROLE_##kind },
+	{ { name, FNS_##kind(p), ROLE_##kind != WM_REF, NOTE_##kind(p) }, { SYMS_##kind(p) },	\
+	  ROLE_##kind },
 
 /* In the list's order: ours first, the byte loop last (firmware/impls.mk). */
 const struct wm_impl wm_impls[WM_NIMPLS] = { WM_IMPL_LIST(ENTRY) };

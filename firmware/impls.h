@@ -8,7 +8,8 @@
  *   picolibc_size_*:  the default build (libc.a), optimized for size
  *   picolibc_speed_*: --picolibc-buildtype=release, optimized for speed
  * the peers, built from Debian's source packages and renamed the same way
- * (tests/peers.mk, docs/peers.md),
+ * (tests/peers.mk, docs/peers.md; a peer that does not build is left out,
+ * and one whose code is not the known one labeled),
  *   linux_*:  the Linux kernel's riscv assembly (arch/riscv/lib, 6.1)
  *   glibc_*:  glibc's generic C (string/, sysdeps/generic/memcopy.h, 2.36)
  *   newlib_*: newlib's riscv code (libc/machine/riscv, 3.3.0)
@@ -24,6 +25,7 @@
 
 #include "../tests/suite.h"
 #include "wm-impls.h"	/* WM_NIMPLS, WM_IMPL_LIST: made by firmware/impls.mk */
+#include "wm-peers.h"	/* what the image says of the peers: made by tests/peers.mk */
 
 enum wm_role {
 	WM_OURS,	/* wordmerge: every failure and misaligned access counts */

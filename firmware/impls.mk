@@ -10,6 +10,8 @@
 #   ref   another project's code, renamed PREFIX_memcpy etc. by
 #         tools/extract-refs.sh from $(impl_obj_PREFIX): its failures and
 #         misaligned accesses are its own (REF-FAILED:, informative)
+#   peer  a ref built from a Debian source package (tests/peers.mk): may be
+#         labeled, or left out when it does not build (its wm-peers.h)
 #   user  a user's file, IMPL="NAME=FILE ..." (below): renamed the same way,
 #         checked as ours is (FAIL:, counted in the status)
 #   loop  the plain byte loop (firmware/impls.c), measured only; last, the
@@ -32,7 +34,7 @@ PICOLIBC_IMPLS := picolibc-size:picolibc_size:ref picolibc-speed:picolibc_speed:
 IMPL_LIST := wordmerge:wm:ours $(if $(filter 1,$(PICOLIBC_REFS)),$(PICOLIBC_IMPLS))
 impl_obj_picolibc_size := $(IMG_DIR)/obj/picolibc-size.o
 impl_obj_picolibc_speed := $(IMG_DIR)/obj/picolibc-speed.o
-PEER_IMPLS := linux-asm:linux:ref glibc-generic:glibc:ref newlib:newlib:ref
+PEER_IMPLS := $(foreach p,$(PEER_NAMES),$(peer_impl_$(p)):$(p):peer)
 IMPL_LIST += $(if $(filter 1,$(PEERS)),$(PEER_IMPLS))
 $(foreach p,$(PEER_NAMES),$(eval impl_obj_$(p) := $(IMG_DIR)/obj/peer-$(p).o))
 # Every built-in name, those left out too (PEERS=0, PICOLIBC_REFS=0): a user's NAME
@@ -55,7 +57,7 @@ $(if $(filter $(impl_name),$(IMPL_BUILTIN)),$(call impl_err,$(1),'$(impl_name)' 
 $(if $(word 2,$(filter $(impl_name),$(IMPL_NAMES))),$(call impl_err,$(1),NAME '$(impl_name)' is given twice))
 $(if $(impl_file),,$(call impl_err,$(1),the FILE after = is empty))
 $(if $(wildcard $(impl_file)),,$(call impl_err,$(1),no such file: $(impl_file)))
-$(if $(shell test -f '$(impl_file)' && test -r '$(impl_file)' && echo ok),,$(call impl_err,$(1),$(impl_file) is not a regular file this user can read))
+$(if $(shell test -f $(call shq,$(impl_file)) && test -r $(call shq,$(impl_file)) && echo ok),,$(call impl_err,$(1),$(impl_file) is not a regular file this user can read))
 $(if $(filter %.c %.S %.s %.o,$(impl_file)),,$(call impl_err,$(1),$(impl_file) is not a C source (.c) nor assembly (.S or .s) nor an object (.o)))
 IMPL_LIST += $(impl_name):user_$(impl_name):user
 impl_obj_user_$(impl_name) := $(IMG_DIR)/obj/user-$(impl_name).o
@@ -77,40 +79,41 @@ IMPLS_H_LINES = '\#define WM_NIMPLS $(words $(IMPL_LIST))' '\#define WM_IMPL_LIS
 $(IMPLS_H): FORCE
 	@mkdir -p $(@D)
 	@printf '%s\n' $(IMPLS_H_LINES) | cmp -s - $@ || printf '%s\n' $(IMPLS_H_LINES) > $@
-$(IMG_OBJS): $(IMPLS_H)
+$(IMG_OBJS): $(IMPLS_H) $(PEERS_H)
 
 # A user's source, built with the image's compiler and code generation
 # flags (not its -Werror: the code is not ours to keep warning-free).
 IMPL_SRC_CFLAGS = $(IMG_CODEGEN) -Wall -Wextra $(IMPL_CFLAGS)
 # The file is the user's: no rule of make's own may remake it (an x.o
 # beside an x.s would be rebuilt by the host's as).  The object, as
-# compiled or as given, must be one the image can link: an
-# RV64 little-endian relocatable that defines one of the three and needs
-# nothing else (the image is freestanding: no C library beneath it).  Its
-# static helpers get the prefix too, so that the plugin's table names them as
-# the user's and --impl-must-align (run-qemu.sh) catches them.
+# compiled or as given, must be one the image can link (tools/elf.py user): an
+# RV64 little-endian soft-float relocatable whose memcpy, memmove, memset
+# (one at least) are functions, and that needs nothing else (the image is
+# freestanding: no C library beneath it).  Its static helpers get the prefix
+# too, so that the plugin's table names them as the user's and
+# --impl-must-align (run-qemu.sh) catches them.
+# The object is rebuilt when what it is built from changes, by content, not
+# date: a file copied over with its older date kept (cp -p, tar x) or a
+# symlink retargeted is new code.  Its stamp holds the file's sha256, the
+# compiler's version and the flags, and is rewritten only when they change.
+IMPL_CC_VERSION := $(if $(IMPL),$(shell $(CC) --version 2>/dev/null | head -n 1))
 define impl_rules
 $(impl_src_$(1)): ;
-$(IMG_DIR)/obj/user/$(1).o: $(impl_src_$(1)) $(IMG_DIR)/flags
+impl_stamp_$(1) := $(shell sha256sum <$(call shq,$(impl_src_$(1)))) $(IMPL_CC_VERSION)
+$(IMG_DIR)/obj/user/$(1).stamp: FORCE
+	@mkdir -p $$(@D)
+	@printf '%s\n' $$(call shq,$$(impl_stamp_$(1)) $$(IMPL_SRC_CFLAGS)) | cmp -s - $$@ || \
+		printf '%s\n' $$(call shq,$$(impl_stamp_$(1)) $$(IMPL_SRC_CFLAGS)) >$$@
+$(IMG_DIR)/obj/user/$(1).o: $(impl_src_$(1)) $(IMG_DIR)/obj/user/$(1).stamp
 	@mkdir -p $$(@D)
 	$$(quiet) CC "$$< (IMPL $(1))"
-	$$(Q)$(if $(filter %.o,$(impl_src_$(1))),cp $$< $$@,$$(CC) $$(IMPL_SRC_CFLAGS) -c $$< -o $$@ || \
+	$$(Q)$(if $(filter %.o,$(impl_src_$(1))),cp $$(call shq,$$<) $$@,$$(CC) $$(IMPL_SRC_CFLAGS) -c $$(call shq,$$<) -o $$@ || \
 		{ echo "impl: error: $(1)=$(impl_src_$(1)): does not compile (the compiler's messages above)" >&2; exit 1; })
-$(IMG_DIR)/obj/user-$(1).o: $(IMG_DIR)/obj/user/$(1).o tools/extract-refs.sh firmware/impls.mk
+$(IMG_DIR)/obj/user-$(1).o: $(IMG_DIR)/obj/user/$(1).o tools/extract-refs.sh tools/elf.py \
+		firmware/impls.mk
 	$$(quiet) REFS $$@
-	$$(Q)bad() { echo "impl: error: $(1)=$(impl_src_$(1)): $$$$*" >&2; exit 1; }; \
-	h=$$$$($(CROSS_COMPILE)readelf -h $$< 2>/dev/null) || bad "not an ELF object"; \
-	f() { printf '%s\n' "$$$$h" | sed -n "s/^ *$$$$1: *//p"; }; \
-	case $$$$(f Data) in *little*) ;; *) bad "a big-endian object: RISC-V is little-endian" ;; esac; \
-	[ "$$$$(f Class)" = ELF64 ] || bad "a 32-bit ($$$$(f Class)) object: the image is RV64"; \
-	[ "$$$$(f Machine)" = RISC-V ] || bad "an object for $$$$(f Machine), not RISC-V"; \
-	case $$$$(f Type) in REL*) ;; *) bad "not a relocatable object: $$$$(f Type)" ;; esac; \
-	case $$$$(f Flags) in *single-float* | *double-float* | *quad-float*) bad "a hard-float ABI object \
-		($$$$(f Flags)): the image is lp64, soft-float (build it with -march=rv64imac -mabi=lp64)" ;; esac; \
-	$(CROSS_COMPILE)nm -g --defined-only $$< | grep -qE ' [TW] (memcpy|memmove|memset)$$$$' || \
-		bad "defines none of memcpy, memmove, memset"; \
-	u=$$$$($(CROSS_COMPILE)nm -u $$< | awk '$$$$NF !~ /^(memcpy|memmove|memset)$$$$/ { print $$$$NF }' | tr '\n' ' '); \
-	[ -z "$$$$u" ] || bad "needs $$$$u(undefined; the image is freestanding: only memcpy, memmove and memset may be left to it)"; \
+	$$(Q)why=$$$$(/usr/bin/python3 tools/elf.py user $$<) || \
+		{ echo "impl: error: $(1)=$(impl_src_$(1)): $$$$why" >&2; exit 1; }; \
 	tools/extract-refs.sh $(CROSS_COMPILE) user_$(1) $$@ $$< && \
 	l=$$$$($(CROSS_COMPILE)nm --defined-only $$@ | awk '$$$$2 == "t" { print "--redefine-sym " $$$$3 "=user_$(1)_" $$$$3 }'); \
 	[ -z "$$$$l" ] || $(OBJCOPY) $$$$l $$@

@@ -4,9 +4,10 @@
  * instead).  After the start every image shares (fw_start(), start.c: the
  * banner, the device tree) it runs the correctness suite on wordmerge's
  * memcpy/memmove/memset (which carry the standard names here, so picolibc's
- * printf runs on them too) and on picolibc's own functions from both of
- * Debian's builds, then a short benchmark (bench.c, mode quick), prints the
- * verdict and ends the run through fw_exit().
+ * printf runs on them too) and on every other implementation the image
+ * carries (firmware/impls.mk: the peers, picolibc's two Debian builds among
+ * them, and a user's IMPL= entries), then a short benchmark (bench.c, mode
+ * quick), prints the verdict and ends the run through fw_exit().
  */
 #include <stdio.h>
 #include <string.h>
@@ -18,6 +19,7 @@
 #include "misalign.h"
 #include "mmu.h"
 #include "impls.h"
+#include "protocol.h"
 
 /*
  * Suite hooks: misaligned-trap counts around every group.  A count while
@@ -57,6 +59,8 @@ void fw_main(unsigned long hartid, const void *dtb)
 	for (i = 0; i < WM_NIMPLS; i++)
 		if (wm_impls[i].role != WM_BENCH_ONLY)
 			impls[n++] = wm_impls[i].f;
+#define PEER_SKIP(why) proto_line(TAG_SKIP, "%s\n", why);
+	WM_PEER_SKIPS(PEER_SKIP)
 	suite_run(impls, n, pmu ? &hooks : NULL, &res);
 	mmu_off();	/* the benchmark below runs unpaged, as make bench's */
 	/*

@@ -47,6 +47,10 @@ void proto_line(const char *tag, const char *fmt, ...) __attribute__((format(pri
 	proto_csv("meta," key ",%lu,%lu", (unsigned long)(a), (unsigned long)(b))
 /* an implementation measured, and its three functions' symbols */
 #define CSV_IMPL(name, cpy, move, set)	proto_csv("impl,%s,%s,%s,%s", name, cpy, move, set)
+/* a peer's measured source file: its package and version, sha256, known or unknown */
+#define CSV_SOURCE(impl, version, file, sha256, known)					\
+	proto_csv("source,%s,\"%s\",\"%s\",%s,%s", impl, version, file, sha256,		\
+		  (known) ? "known" : "unknown")
 /* a function measured, and what it means */
 #define CSV_FUNCTION(fn, title)	proto_csv("function,%s,\"%s\"", fn, title)
 /* before a table's measurements; a and b as the phase needs (may be empty) */

@@ -98,6 +98,13 @@ void trap_report(const unsigned long *regs)
 	printf("sepc=0x%lx stval=0x%lx\n", csr_read(CSR_SEPC), csr_read(CSR_STVAL));
 	proto_line(TAG_TRAP, "ra=0x%lx sp=0x%lx a0=0x%lx a1=0x%lx a2=0x%lx\n", regs[1], regs[2],
 	       regs[10], regs[11], regs[12]);
+	/* The trap entry runs on a stack of its own (boot/entry.S), so that this
+	 * report still comes, with its own sepc, when sp was not in the stack. */
+	extern char _stack_start[], _stack_end[];
+	if (regs[2] < (unsigned long)_stack_start || regs[2] > (unsigned long)_stack_end)
+		proto_line(TAG_TRAP, "sp=0x%lx is outside the stack 0x%lx..0x%lx: it overflowed "
+			   "(a call that recursed without end?) or sp was overwritten\n", regs[2],
+			   (unsigned long)_stack_start, (unsigned long)_stack_end);
 	/* A page fault on the guard pages names the suite's case. */
 	char now[160];
 	if (trap_context && trap_context(now, sizeof(now)))

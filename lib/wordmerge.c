@@ -23,16 +23,19 @@
  *     core has one memory pipe.  The word loops load a group of source
  *     words into locals and only then store them: two groups of eight per
  *     iteration when co-aligned, two groups of four when merging (more ran
- *     out of registers).  The words that do not fill an iteration go one
- *     at a time (co-aligned) or as pairs and one (merging).  memset stores
- *     32 words per iteration and the words above the last multiple of 32
- *     four at a time, with an overlapping first block instead of a loop
- *     for the odd words; its head and tail are WSIZE - 1 byte stores
- *     each, overlapping the words, whatever their lengths.  The copies'
- *     heads and tails are not byte loops: the source bytes they need are
- *     merged into one word, written with at most one byte, one halfword
- *     and one word store, each naturally aligned.  Calls of up to two
- *     words take a short path of their own.
+ *     out of registers).  The words that do not fill an iteration go
+ *     before the loop when co-aligned (forward: an odd one, then pairs;
+ *     backward: one at a time) and after it when merging (pairs, then an
+ *     odd one).  memset stores 32 words per iteration and the words above
+ *     the last multiple of 32 four at a time, with an overlapping first
+ *     block instead of a loop for the odd words; its head and tail are
+ *     WSIZE - 1 byte stores each, overlapping the words, whatever their
+ *     lengths; its calls of up to two words store bytes from both ends at
+ *     once, as musl's memset does.  The copies' heads and tails are not
+ *     byte loops: the source bytes they need are merged into one word,
+ *     written with at most one byte, one halfword and one word store, each
+ *     naturally aligned.  Calls of up to two words take a short path of
+ *     their own.
  *   - WM_SMALL_CODE=1 (make LIB_SIZE=small, built -Os), for firmware that
  *     wants the smallest code: byte loops for head and tail, one word per
  *     iteration; still word-wise and still never misaligned.
@@ -159,14 +162,17 @@ typedef uint16_t __attribute__((__may_alias__)) wm_u16;
  *     that tracks uninitialised bytes (those past an object's end are
  *     often padding, and HOLD() hands the word to an asm statement, which
  *     MemorySanitizer checks as a use), the bytes outside are not read at
- *     all (WM_EXACT): AddressSanitizer (GCC and clang, also the kernel's
- *     KASAN), HWASan, ThreadSanitizer (also the kernel's KCSAN) and
- *     MemorySanitizer are seen from the compiler's macros; -DWM_EXACT=1
- *     asks for it under any other (Valgrind's memcheck with
- *     --partial-loads-ok=no, memory tagging, capability hardware), and
- *     -DWM_EXACT=0 keeps the word loads under any.  The word
- *     is then loaded whole only when it lies inside [lo, hi), else byte by
- *     byte from the bytes inside.  Every load is then inside the caller's
+ *     all (WM_EXACT): AddressSanitizer (GCC and clang), HWASan,
+ *     ThreadSanitizer and MemorySanitizer are seen from the compiler's
+ *     macros, and so are the kernel's KASAN and KCSAN, selected by the
+ *     macros those kernels define (the same ones: they build with
+ *     -fsanitize=kernel-address, kernel-hwaddress or thread).  The host
+ *     tests run lib under the user-space ones only; a kernel's checker is
+ *     tested where docs/checks.md says so.  -DWM_EXACT=1 asks for it under any
+ *     other (Valgrind's memcheck with --partial-loads-ok=no, memory
+ *     tagging, capability hardware), and -DWM_EXACT=0 keeps the word
+ *     loads under any.  The word is then loaded whole only when it lies
+ *     inside [lo, hi), else byte by byte from the bytes inside.  Every load is then inside the caller's
  *     objects and is one the checker instruments, so the checker itself
  *     checks the caller's exact ranges: a call that runs past its object is
  *     still reported, at the first byte outside.

@@ -5,10 +5,12 @@
 #        build the benchmark image ($(O)/bench-MODE/virt/), boot it on QEMU virt
 #        with -icount shift=0 (cycle and instret count instructions exactly),
 #        keep the log as $(O)/bench/bench-MODE.log (how it was run beside it,
-#        in .log.run) and write $(O)/report/report.md.
+#        in .log.run, written after the run: run-qemu.sh removes an earlier
+#        run's) and write $(O)/report/report.md.
 #        full (default): size sweep and the 32 MiB phase, about a minute.
 #   make report LOG=FILE [ELF=FILE] [CYCLES=FILE] [CORE=u74|u54]
-#        the report ($(O)/report/) from any benchmark log: QEMU's under -icount
+#        the report ($(O)/report/) from any benchmark log (LOG and ELF taken as
+#        typed: spaces, quotes, $ and commas are the file's): QEMU's under -icount
 #        (one without is refused: its counts mean nothing), or a board's
 #        serial capture of the image built with `make BENCH=full PLATFORM=...`.
 #        ELF: the image that wrote the log, for the code size of lib's static
@@ -81,17 +83,18 @@ bench-image-sweep bench-image-big bench-image-full:
 # EXIT:, as tools/wmlog.py progress reads them.
 .PHONY: bench
 bench: bench-image-$(BENCH_MODE)
+	$(Q)tools/deps.sh pyelftools matplotlib
 	$(Q)[ "$(PLATFORM)" = virt ] || { echo "make bench runs QEMU virt: boot $(call bench_elf,$(BENCH_MODE)) on the board and use make report LOG=..." >&2; exit 2; }
 	$(Q)mkdir -p $(BENCH_DIR)
 	$(Q)log=$(BENCH_DIR)/bench-$(BENCH_MODE)$(BENCH_SUFFIX).log; \
 	cmd="$(BENCH_QEMU) --timeout 1800 --elf $(call bench_elf,$(BENCH_MODE)) --log $$log"; \
-	{ echo "$$cmd"; echo "($$(qemu-system-riscv64 --version | head -n 1), $$(date -u '+%Y-%m-%d %H:%M UTC'), host $$(uname -m))"; } > $$log.run; \
 	echo "  BENCH   $$cmd"; \
 	start=$$(date +%s); : > $$log; \
 	{ eval "$$cmd" > $(BENCH_DIR)/bench-$(BENCH_MODE)$(BENCH_SUFFIX).out 2>&1; echo $$? > $(BENCH_DIR)/bench$(BENCH_SUFFIX).rc; } & \
 	pid=$$!; \
 	tail -n +1 -F --pid=$$pid $$log 2>/dev/null | python3 tools/wmlog.py progress; \
 	wait $$pid; rc=$$(cat $(BENCH_DIR)/bench$(BENCH_SUFFIX).rc); \
+	{ echo "$$cmd"; echo "($$(qemu-system-riscv64 --version | head -n 1), $$(date -u '+%Y-%m-%d %H:%M UTC'), host $$(uname -m))"; } > $$log.run; \
 	echo "  BENCH   $$(( $$(date +%s) - start )) s, run-qemu.sh status $$rc, log $$log"; \
 	[ "$$rc" = 0 ] || { tail -n 20 $(BENCH_DIR)/bench-$(BENCH_MODE)$(BENCH_SUFFIX).out; exit 1; }
 	$(Q)$(REPORT) report $(BENCH_DIR)/bench-$(BENCH_MODE)$(BENCH_SUFFIX).log --out $(REPORT_DIR) \
@@ -99,9 +102,10 @@ bench: bench-image-$(BENCH_MODE)
 
 .PHONY: report
 report:
-	$(Q)[ -n "$(LOG)" ] || { echo "usage: make report LOG=FILE [ELF=FILE] [CYCLES=FILE] [CORE=u74|u54]" >&2; exit 2; }
-	$(Q)$(REPORT) report $(LOG) --out $(REPORT_DIR) --targets $(BENCH_TARGETS) \
-		$(if $(ELF),--elf $(ELF),--elf-guess '$(call bench_elf,{mode})') $(bench_cycles)
+	$(Q)[ -n $(call shq,$(value LOG)) ] || { echo "usage: make report LOG=FILE [ELF=FILE] [CYCLES=FILE] [CORE=u74|u54]" >&2; exit 2; }
+	$(Q)tools/deps.sh pyelftools matplotlib
+	$(Q)$(REPORT) report $(call shq,$(value LOG)) --out $(REPORT_DIR) --targets $(BENCH_TARGETS) \
+		$(if $(value ELF),--elf $(call shq,$(value ELF)),--images $(O)) $(bench_cycles)
 
 # The sweep under -icount and the misaligned-access plugin: bench-check's
 # log, which the report's own tests read too.  The boot is made again only

@@ -197,8 +197,8 @@ $(DTB_DIR)/memory-elsewhere.dtb: $(DTB_DIR)/virt-smp1.dtb
 	$(call dtb_edit,fdtput -t x $@.tmp /memory@80000000 reg 0 0x90000000 0 0x10000000)
 $(DTB_DIR)/deep.dtb: $(DTB_DIR)/virt-smp1.dtb
 	$(call dtb_edit,fdtput -c -p $@.tmp /d1/d2/d3/d4/d5/d6/d7/d8/d9/d10/d11/d12/d13/d14/d15/d16/d17)
-$(DTB_DIR)/bad-name.dtb: $(DTB_DIR)/virt-smp1.dtb tools/dtb-corrupt.py
-	$(call dtb_edit,tools/dtb-corrupt.py $< $@.tmp fw-cfg@10100000 dma-coherent)
+$(DTB_DIR)/bad-name.dtb: $(DTB_DIR)/virt-smp1.dtb tests/dtb-corrupt.py
+	$(call dtb_edit,tests/dtb-corrupt.py $< $@.tmp fw-cfg@10100000 dma-coherent)
 
 # --- the plugin's selftest guests: make plugin-selftest-guest, cycles-selftest-guest
 #   -> $(O)/NAME-selftest/selftest.elf, hand-written M-mode guests (tests/NAME-selftest/,

@@ -8,16 +8,18 @@
 #        cells), boots it on QEMU virt with -icount shift=0 under the trace
 #        plugin, which records every instruction of every timed call, and
 #        models each call on LLVM's SiFive U74 and U54 pipeline models
-#        (llvm-mca).  Prints the table; the CSV is $(O)/cycles/cycles.csv
+#        (llvm-mca 17 or later: tools/cycles.py llvm() picks it, tools/deps.sh
+#        installs Debian's llvm-19).  Prints the table; the CSV is $(O)/cycles/cycles.csv
 #        (format: docs/benchmarks.md), the image's log and the trace beside it.
 #   make cycles-wordmerge
 #        the same for wordmerge's cells only: $(O)/cycles/cycles-wordmerge.csv
 #        (make bench-check uses it).
 #   make cycles-compare BASE=REV
-#        wordmerge's model with lib/wordmerge.c as at git revision REV (built
-#        with this tree's harness, in $(O)/cycles-base/) against this tree's,
-#        cell by cell: how many cells got better or worse, the totals, and
-#        every cell made worse (tools/report.py compare).  For a lib change:
+#        wordmerge's model with lib/wordmerge.c and .h as at git revision
+#        REV (built with this tree's harness, in $(O)/cycles-base/) against
+#        this tree's, cell by cell: how many cells got better or worse, the
+#        totals, and every cell made worse (tools/report.py compare).  For a
+#        lib change:
 #        make cycles-compare BASE=HEAD before committing it.
 #   CYCLES_TABLE=0: make the CSV, print no table (for callers such as
 #   bench-check, whose own output shows the figures it checks).
@@ -92,14 +94,14 @@ $(CYCLES_WM_CSV): $(CYCLES_TRACE) tools/cycles.py
 .PHONY: cycles cycles-wordmerge
 # clang's check is printed, not enforced, here: make bench-check enforces it.
 cycles: cycles-trace
-	$(Q)tools/deps.sh llvm
+	$(Q)tools/deps.sh pyelftools llvm-mca
 	$(Q)$(MAKE) --no-print-directory $(CYCLES_CSV)
 	$(Q)$(cycles_clang)
 	$(Q)$(call cycles_table,$(CYCLES_CSV))
 	$(Q)[ "$(CYCLES_TABLE)" = 0 ] || $(call cycles_clang_check,$(CYCLES_CSV)) || true
 
 cycles-wordmerge: cycles-trace
-	$(Q)tools/deps.sh llvm
+	$(Q)tools/deps.sh pyelftools llvm-mca
 	$(Q)$(MAKE) --no-print-directory $(CYCLES_WM_CSV)
 	$(Q)$(cycles_clang)
 	$(Q)$(call cycles_table,$(CYCLES_WM_CSV))
@@ -111,10 +113,12 @@ CYCLES_BASE_O := $(O)/cycles-base
 cycles-compare:
 	$(Q)[ -n "$(BASE)" ] || { echo "usage: make cycles-compare BASE=REV (a git revision, e.g. HEAD)" >&2; exit 2; }
 	$(Q)mkdir -p $(CYCLES_BASE_O)
-	$(Q)git show "$(BASE):lib/wordmerge.c" > $(CYCLES_BASE_O)/wordmerge.c.tmp || \
-		{ rm -f $(CYCLES_BASE_O)/wordmerge.c.tmp; echo "cycles-compare: no lib/wordmerge.c at $(BASE)" >&2; exit 2; }
-	$(Q)cmp -s $(CYCLES_BASE_O)/wordmerge.c.tmp $(CYCLES_BASE_O)/wordmerge.c && \
-		rm $(CYCLES_BASE_O)/wordmerge.c.tmp || mv $(CYCLES_BASE_O)/wordmerge.c.tmp $(CYCLES_BASE_O)/wordmerge.c
+	$(Q)for f in wordmerge.c wordmerge.h; do \
+		git show "$(BASE):lib/$$f" > $(CYCLES_BASE_O)/$$f.tmp || \
+		{ rm -f $(CYCLES_BASE_O)/$$f.tmp; echo "cycles-compare: no lib/$$f at $(BASE)" >&2; exit 2; }; \
+		cmp -s $(CYCLES_BASE_O)/$$f.tmp $(CYCLES_BASE_O)/$$f && \
+		rm $(CYCLES_BASE_O)/$$f.tmp || mv $(CYCLES_BASE_O)/$$f.tmp $(CYCLES_BASE_O)/$$f; \
+	done
 	$(Q)$(MAKE) -s --no-print-directory O=$(CYCLES_BASE_O) LIB_SRC=$(CYCLES_BASE_O)/wordmerge.c \
 		CYCLES_TABLE=0 CYCLES_CLANG=0 cycles-wordmerge
 	$(Q)$(MAKE) -s --no-print-directory CYCLES_TABLE=0 CYCLES_CLANG=0 cycles-wordmerge

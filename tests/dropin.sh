@@ -6,8 +6,9 @@
 # builds and runs a C program at every C standard and a C++ program at every
 # C++ standard that lib claims, each calling wm_memcpy, wm_memmove and
 # wm_memset beside <string.h>'s memcpy, with no macro defined and
-# -pedantic -Wall -Wextra -Werror; and that wordmerge.h leaves no macro of
-# its own defined, nor lib's object a C library name.  One "PASS: dropin ..."
+# -pedantic -Wall -Wextra -Werror; that wordmerge.h leaves no macro of its
+# own defined, nor lib's object a C library name; and that lib builds amid
+# the macros and types a Linux kernel tree defines.  One "PASS: dropin ..."
 # line a check, or FAIL: with the compiler's first lines; exit status 1 if
 # any failed.
 set -u
@@ -90,6 +91,22 @@ for lang in c c++; do
 done
 for std in c99 c11 c17 c2x; do
 	build_run "$cc -std=$std C" $cc -std=$std $WARN -o prog wordmerge.c before.c after.c
+done
+# lib amid its includer's macros and types, as in a Linux kernel tree, which
+# defines noinline as a macro and u32, u16 as types: lib spells its
+# attributes with underscores and names its own types wm_.
+printf '%s\n' '#define noinline __attribute__((__noinline__))' \
+	'#define may_alias no_such_attribute' '#define no_builtin no_such_attribute' \
+	'#define alias no_such_attribute' '#define weak no_such_attribute' \
+	'typedef unsigned int u32;' 'typedef unsigned short u16;' > includer.h
+for names in 0 1 2; do
+	if $cc -std=gnu11 -Wall -Wextra -Werror -O2 -include includer.h -DWORDMERGE_STD_NAMES=$names \
+		-c wordmerge.c -o includer.o > build.log 2>&1; then
+		echo "PASS: dropin $cc: lib amid an includer's macros, WORDMERGE_STD_NAMES=$names"
+	else
+		echo "FAIL: dropin $cc: lib amid an includer's macros, WORDMERGE_STD_NAMES=$names:"
+		head -n 5 build.log; rc=1
+	fi
 done
 # lib itself is C: the C++ program links its C object.
 if $cc -std=c11 $WARN -c wordmerge.c -o wordmerge.o > lib.log 2>&1; then

@@ -85,11 +85,11 @@ void *newlib_memmove(void *, const void *, size_t);
 int main(void)
 {
 	static const struct suite_impl impls[] = {
-		{ "wordmerge", wm_memcpy, wm_memmove, wm_memset, 1 },
-		{ "libc", memcpy, memmove, memset, 0 },
+		{ "wordmerge", wm_memcpy, wm_memmove, wm_memset, 1, NULL },
+		{ "libc", memcpy, memmove, memset, 0, NULL },
 #ifdef WM_HOST_PEERS
-		{ "glibc-generic", glibc_memcpy, glibc_memmove, glibc_memset, 0 },
-		{ "newlib", newlib_memcpy, newlib_memmove, NULL, 0 },
+		{ "glibc-generic", glibc_memcpy, glibc_memmove, glibc_memset, 0, NULL },
+		{ "newlib", newlib_memcpy, newlib_memmove, NULL, 0, NULL },
 #endif
 	};
 	struct suite_result res = { 0, 0, 0, 0 };

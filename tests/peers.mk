@@ -3,16 +3,18 @@
 # newlib's riscv code for memcpy, memmove and memset, built from Debian's
 # source packages into the image beside ours and picolibc's (PEERS=0: not;
 # top Makefile), and glibc's and newlib's C into the host suite
-# (HOST_PEERS=1: tests/build.mk).  docs/peers.md
-# says where each comes from.  No line of theirs is in this repository: the
-# files are taken from the installed packages at build time, and their
-# sha256 (tests/peers/sha256) are checked.  Included by the top Makefile.
+# (HOST_PEERS=1: tests/build.mk).  docs/peers.md says where each comes
+# from.  No line of theirs is in this repository: the files are taken from
+# the installed packages at build time.  They are references: no version of
+# a package stops a build.  The files whose code is measured are looked up
+# in tests/peers/known; one not there is built all the same, and the image
+# labels the peer wherever it names it; a peer that does not build is left
+# out, with a SKIP: line that says why.  Included by the top Makefile.
 #
-#   make peers        extract the files tests/peers/sha256 lists into
-#                     $(PEERS_DIR)/PEER/, once, printing each package's
-#                     version and checking every file's sha256
-#   make peers-check  check the extracted files again (and extract any
-#                     peer not yet there)
+#   make peers         extract the installed packages' files into
+#                      $(PEERS_DIR)/PEER/ (again after a package update) and
+#                      say, per peer, its version and whether its code is known
+#   make peers-hashes  the lines of tests/peers/known the installed versions add
 #
 # PEERS_DIR: one cache for every build folder (tests/run.py gives its
 # builds the main build's): the kernel's tarball is 139 MB of xz, and
@@ -20,75 +22,85 @@
 
 PEER_NAMES := linux glibc newlib
 PEERS_DIR ?= $(O)/peers
-PEERS_SUMS := tests/peers/sha256
+PEERS_KNOWN := tests/peers/known
 
-# Per peer: its Debian package, the tarball it installs, the folder the
-# files sit under in it, the prefix its renamed symbols get, the sources
-# built into the image (newlib: what its riscv Makefile.am builds when not
-# optimizing for size: memmove-stub.c includes libc/string/memmove.c).
+# Per peer: its Debian package (peer_ver_PEER=V: say it is version V, for
+# the tests' stand-in tarballs), the tarball it installs, the folder the
+# files sit under in it, the name the image gives it and the prefix its
+# renamed symbols get, the sources built into the image (newlib: what its
+# riscv Makefile.am builds when not optimizing for size: memmove-stub.c
+# includes libc/string/memmove.c), the files whose code is measured (those
+# and what they include of their project's code), and the headers that only
+# let them build.
 peer_pkg_linux := linux-source-6.1
 peer_tar_linux := /usr/src/linux-source-6.1.tar.xz
 peer_top_linux := linux-source-6.1
+peer_impl_linux := linux-asm
 peer_srcs_linux := arch/riscv/lib/memcpy.S arch/riscv/lib/memmove.S arch/riscv/lib/memset.S
+peer_code_linux := $(peer_srcs_linux)
+peer_hdrs_linux := arch/riscv/include/asm/asm.h arch/riscv/include/asm/linkage.h \
+	include/linux/linkage.h include/linux/compiler_types.h include/linux/export.h \
+	include/linux/stringify.h
 peer_pkg_glibc := glibc-source
 peer_tar_glibc := /usr/src/glibc/glibc-2.36.tar.xz
 peer_top_glibc := glibc-2.36
+peer_impl_glibc := glibc-generic
 peer_srcs_glibc := string/memcpy.c string/memmove.c string/memset.c string/wordcopy.c
+# memcopy.h: the byte and word copy macros the four files are made of.
+peer_code_glibc := $(peer_srcs_glibc) sysdeps/generic/memcopy.h
+peer_hdrs_glibc := sysdeps/generic/pagecopy.h
 peer_pkg_newlib := newlib-source
 peer_tar_newlib := /usr/src/newlib/newlib-3.3.0.tar.xz
 peer_top_newlib := newlib-salsa/newlib
+peer_impl_newlib := newlib
 peer_srcs_newlib := libc/machine/riscv/memcpy.c libc/machine/riscv/memmove-stub.c \
 	libc/machine/riscv/memset.S
-# linux-tree: linux's whole tarball, for make kernel-test (tests/kernel/kernel.mk):
-# the same package, its files checked against linux's sha256; not a peer of
-# PEER_NAMES (make peers leaves its 1.5 GB alone).
+peer_code_newlib := $(peer_srcs_newlib) libc/string/memmove.c
+peer_hdrs_newlib :=
+peer_files = $(peer_code_$(1)) $(peer_hdrs_$(1))
+# linux-tree: linux's whole tarball (no file named: tar extracts all), for make
+# kernel-test (tests/kernel/kernel.mk); not one of PEER_NAMES, so make peers
+# leaves its 1.5 GB alone.
 peer_pkg_linux-tree := $(peer_pkg_linux)
 peer_tar_linux-tree := $(peer_tar_linux)
 peer_top_linux-tree := $(peer_top_linux)
-peer_sums_linux-tree := linux
-peer_whole_linux-tree := 1
-# $(call peer_sums,PEER): the name PEER's files have in $(PEERS_SUMS).
-peer_sums = $(or $(peer_sums_$(1)),$(1))
-
-# $(call peer_files,PEER): its files, as the list names them under PEER/.
-peer_files = $(shell sed -n 's|^[0-9a-f]\{64\}  $(1)/||p' $(PEERS_SUMS))
 PEER_STAMPS := $(PEER_NAMES:%=$(PEERS_DIR)/%.ok)
 
-.PHONY: peers peers-check
+PEER_STATE := tests/peers/state.sh
+.PHONY: peers peers-hashes
 peers: $(PEER_STAMPS)
-peers-check:
-	$(Q)$(MAKE) --no-print-directory -B $(PEER_STAMPS)
+	@for p in $(PEER_NAMES); do s=$$($(PEER_STATE) state $(PEERS_DIR) $$p) && \
+		printf '  %-7s %s\n' PEER "$$p: $$(sed -n 's/^version //p' $(PEERS_DIR)/$$p.ok), $${s:-code known}"; \
+	done
+peers-hashes: $(PEER_STAMPS)
+	@$(PEER_STATE) hashes $(PEERS_DIR) $(PEER_NAMES)
 
-# Under a lock, as builds in other folders share the cache.  A peer already
-# there is only checked; else its files are extracted into a new folder,
-# checked, and only then renamed into place.  A file whose sha256 differs
-# from the list is an error that names it, and leaves no stamp (nor a new
-# folder) behind.
-$(PEERS_DIR)/%.ok: $(PEERS_SUMS) tests/peers.mk
+# Each peer's files, extracted under a lock (builds in other folders share
+# the cache) when its package's version or tarball changed since, into a
+# new folder renamed into place; the stamp then records the package, its
+# version and the sha256 of the measured files, or why the files could not
+# be had.  Checked at every build (the stamp changes only when the package
+# does, so nothing is rebuilt for nothing): an update of the package is
+# taken at once.
+$(PEERS_DIR)/%.ok: FORCE
 	@mkdir -p $(@D)
 	$(Q)set -e; exec 9>$(PEERS_DIR)/.lock; flock 9; \
-	d=$(PEERS_DIR)/$*; ver=$$(dpkg-query -W -f='$${Version}' $(peer_pkg_$*) 2>/dev/null) || \
+	d=$(PEERS_DIR)/$*; tar=$(peer_tar_$*); \
+	ver='$(peer_ver_$*)'; [ -n "$$ver" ] || ver=$$(dpkg-query -W -f='$${Version}' $(peer_pkg_$*) 2>/dev/null) || \
 		ver="(no dpkg record)"; \
-	from="the cache"; \
-	if [ ! -d $$d ]; then \
-		[ -r $(peer_tar_$*) ] || { echo "peers: error: no $(peer_tar_$*): install Debian's $(peer_pkg_$*) (tools/deps.sh $(peer_pkg_$*))" >&2; exit 1; }; \
-		rm -rf $$d.tmp; mkdir -p $$d.tmp; from=$(peer_tar_$*); \
-		tar -xJf $(peer_tar_$*) -C $$d.tmp --transform 's|^$(peer_top_$*)/||' \
-			$(if $(peer_whole_$*),,$(addprefix $(peer_top_$*)/,$(call peer_files,$*))) || \
-			{ rm -rf $$d.tmp; echo "peers: error: $(peer_tar_$*) lacks a file of $(PEERS_SUMS) (package $(peer_pkg_$*) $$ver)" >&2; exit 1; }; \
-	fi; \
-	dir=$$d; [ -d $$d.tmp ] && dir=$$d.tmp; \
-	bad=$$(sed -n 's|^\([0-9a-f]\{64\}  \)$(call peer_sums,$*)/|\1|p' $(PEERS_SUMS) | (cd $$dir && sha256sum -c 2>/dev/null) | sed -n 's/: FAILED.*//p'); \
-	if [ -n "$$bad" ]; then \
-		rm -rf $$d.tmp; \
-		for f in $$bad; do echo "peers: error: $$d/$$f: its sha256 is not the one $(PEERS_SUMS) gives (package $(peer_pkg_$*) $$ver, from $$from)" >&2; done; \
-		[ "$$dir" = "$$d" ] && echo "peers: remove $$d to extract it again" >&2; \
-		exit 1; \
-	fi; \
-	[ "$$dir" = "$$d" ] || mv $$d.tmp $$d; \
-	printf '  %-7s %s\n' PEER "$*: $(peer_pkg_$*) $$ver, $(if $(peer_whole_$*),the whole tree,$(words \
-		$(call peer_files,$*)) files) from $$from, sha256 checked"
-	$(Q)touch $@
+	key="$$tar $$ver $$(stat -c '%s %Y' $$tar 2>/dev/null || :) $(call peer_files,$*)"; \
+	[ -d $$d ] && [ "$$(sed -n 's/^key //p' $@ 2>/dev/null)" = "$$key" ] && exit 0; \
+	rm -rf $$d.tmp; mkdir -p $$d.tmp; err=; \
+	if [ ! -r $$tar ]; then err="no $$tar: install Debian's $(peer_pkg_$*) (tools/deps.sh $(peer_pkg_$*))"; \
+	elif ! tar -xJmf $$tar -C $$d.tmp --transform 's|^$(peer_top_$*)/||' \
+		$(addprefix $(peer_top_$*)/,$(call peer_files,$*)) 2>$$d.err; then \
+		err="$$tar: $$(grep -m1 . $$d.err)"; fi; \
+	rm -f $$d.err; \
+	{ echo "key $$key"; echo "version $(peer_pkg_$*) $$ver"; [ -z "$$err" ] || echo "error $$err"; \
+	  for f in $(peer_code_$*); do [ ! -f $$d.tmp/$$f ] || \
+		echo "sha256 $$(sha256sum < $$d.tmp/$$f | cut -c1-64) $$f"; done; } > $@.tmp; \
+	rm -rf $$d.old; [ ! -d $$d ] || mv $$d $$d.old; mv $$d.tmp $$d; mv $@.tmp $@; rm -rf $$d.old; \
+	printf '  %-7s %s\n' PEER "$*: $(peer_pkg_$*) $$ver, $${err:-$(words $(call peer_files,$*)) files} from $$tar"
 
 # ---- built into the image ------------------------------------------------------
 # Each as its own project builds it for rv64 (-O2 whatever the image's OPT),
@@ -117,21 +129,42 @@ peer_stand_ins_newlib := tests/peers/newlib/_ansi.h $(PEERS_DIR)/newlib/libc/str
 # path relative to themselves: the stand-in goes there (written whole, then
 # renamed: builds share the folder).
 $(PEERS_DIR)/newlib/libc/string/local.h: tests/peers/newlib/local.h $(PEERS_DIR)/newlib.ok
-	$(Q)cp $< $@.$$$$ && mv -f $@.$$$$ $@
+	$(Q)mkdir -p $(@D) && cp $< $@.$$$$ && mv -f $@.$$$$ $@
 
+# A source that does not build leaves its compiler's messages in OBJ.err
+# and no object; the peer is then an empty object and a skip file, whose
+# line the image prints as SKIP: (the version, the file, the first error).
 define peer_rules
 $$(addprefix $$(PEERS_DIR)/$(1)/,$$(call peer_files,$(1))): $$(PEERS_DIR)/$(1).ok ;
 $$(IMG_DIR)/obj/peers/$(1)/%.o: $$(PEERS_DIR)/$(1)/% $$(peer_stand_ins_$(1)) tests/peers.mk
 	@mkdir -p $$(@D)
 	$$(quiet) CC $$<
-	$$(Q)$$(CC) $$(peer_flags_$(1)) -MMD -MP -c $$< -o $$@
-$$(IMG_DIR)/obj/peer-$(1).o: $$(peer_srcs_$(1):%=$$(IMG_DIR)/obj/peers/$(1)/%.o) tools/extract-refs.sh
+	$$(Q)rm -f $$@ $$@.err; $$(CC) $$(peer_flags_$(1)) -MMD -MP -c $$< -o $$@ 2>$$@.log || \
+		mv $$@.log $$@.err; cat $$@.log $$@.err 2>/dev/null >&2; rm -f $$@.log
+$$(IMG_DIR)/obj/peer-$(1).o: $$(peer_srcs_$(1):%=$$(IMG_DIR)/obj/peers/$(1)/%.o) \
+		$$(PEERS_DIR)/$(1).ok tools/extract-refs.sh
 	$$(quiet) REFS $$@
-	$$(Q)tools/extract-refs.sh $$(CROSS_COMPILE) $(1) $$@ $$(filter %.o,$$^)
+	$$(Q)rm -f $$@.skip; for f in $$(peer_srcs_$(1)); do \
+		e=$$(IMG_DIR)/obj/peers/$(1)/$$$$f.o.err; [ -f $$$$e ] || continue; \
+		why=$$$$(sed -n 's/^error //p' $$(PEERS_DIR)/$(1).ok); \
+		echo "$(peer_impl_$(1)): $$$$(sed -n 's/^version //p' $$(PEERS_DIR)/$(1).ok): $$$${why:-$$$${f##*/} does not build: $$$$(grep -m1 -i error $$$$e || head -n1 $$$$e)}" | \
+			sed 's|$$(PEERS_DIR)/$(1)/||g' > $$@.skip; \
+		break; \
+	done; \
+	if [ -f $$@.skip ]; then printf '' | $$(CC) $$(ARCH_FLAGS) -c -x assembler - -o $$@; \
+	else tools/extract-refs.sh $$(CROSS_COMPILE) $(1) $$@ $$(filter %.o,$$^); fi
 endef
 $(foreach p,$(PEER_NAMES),$(eval $(call peer_rules,$(p))))
 
-# The image links them unless PEERS=0 (firmware/impls.mk, the table).
+# What the image says of its peers (firmware/impls.c: labels, SKIP: lines,
+# CSV:source records), from tests/peers/state.sh; rewritten only when it
+# changes.
+PEERS_H := $(IMG_DIR)/gen/wm-peers.h
+PEERS_H_ARGS := $(if $(filter 1,$(PEERS)),$(foreach p,$(PEER_NAMES),$(p)=$(peer_impl_$(p))))
+$(PEERS_H): $(if $(PEERS_H_ARGS),$(PEER_NAMES:%=$(IMG_DIR)/obj/peer-%.o)) $(PEERS_KNOWN) $(PEER_STATE) FORCE
+	@mkdir -p $(@D)
+	$(Q)$(PEER_STATE) header $(PEERS_DIR) $(IMG_DIR)/obj $(PEERS_H_ARGS) > $@.tmp
+	$(Q)cmp -s $@.tmp $@ && rm -f $@.tmp || mv -f $@.tmp $@
 
 # ---- glibc's and newlib's C in the host suite (make host HOST_PEERS=1) --------
 host_peer_flags = $(HOST_OPT) -g $(HOST_ARCH) -fno-tree-loop-distribute-patterns

@@ -53,7 +53,10 @@ has "$dir/with/report.md" "## Modeled cycles" "report with --cycles"
 expect_rc 0 "report without a model" $report report "$log" --out "$dir/without"
 has "$dir/without/report.md" "make cycles" "report without a model"
 hasnt "$dir/without/report.md" "wordmerge U74 / U54" "report without a model"
-pass "the model's U74 / U54 cycles beside the counts ($cell for memcpy (0,0) n=64)"
+expect_rc 0 "the plots of a report with --cycles" python3 tests/plots-check.py "$dir/with"
+has "$dir/with/$(sed -n 's/^!\[memcpy, dst%8=0, src%8=0\](\(.*\))$/\1/p' "$dir/with/report.md")" \
+	"U74 model (llvm-mca): cycles per byte" "the plot of memcpy (0,0) with --cycles"
+pass "the model's U74 / U54 cycles beside the counts ($cell for memcpy (0,0) n=64), and in the plots"
 
 # 2. A model of another build (one instruction count off) is refused, and
 # leaves the report as it was; as a guess it is left out, with the reason.
@@ -86,6 +89,9 @@ has "$dir/board/report.md" "wordmerge model U74 |" "report on a board's log"
 has "$(table00 "$dir/board/report.md")" "| 64 | $ins / $cyc [$(perbyte "$ins") / $(perbyte "$cyc")] | $u74 [$(perbyte "$u74")] $ratio |" \
 	"report on a board's log, memcpy (0,0) n=64 against the model"
 has "$dir/board/report.md" "Measured rdcycle / modeled U74 cycles" "report on a board's log"
+has "$dir/board/report.md" "measured against modeled cycles, every sweep cell](board-model.svg)" \
+	"report on a board's log"
+expect_rc 0 "the plots of a report on a board's log" python3 tests/plots-check.py "$dir/board"
 hasnt "$dir/board/report.md" "modeled U54 cycles" "report on a U74 board's log"
 rule='sweep,fn=memcpy,impl=wordmerge,dst=0,src=0,n=64'
 logedit edit "$dir/board.log" "$dir/board-other.log" "$rule:instret=instret + 1" "$rule:instret_max=instret_max + 1"

@@ -4,13 +4,19 @@
 parallel, print one PASS:/FAIL:/SKIP: line each and a final tally.
 
 Usage: tests/run.py [-j N] [-O DIR] [--backstop S] [--table FILE] [--list]
-                    [NAME|GROUP ...]
+                    [--strict] [NAME|GROUP ...]
 
 `make test` calls it after checking the tools (tools/deps.sh); `make test
 T="NAME|GROUP ..."` passes the filter.  A name or group that matches no
 entry is an error.  Exit status: 0 all selected tests passed (or were
-skipped), 1 a test failed or timed out, 2 bad usage or a bad table, 130 or
-143 interrupted by SIGINT or SIGTERM.
+skipped), 1 a test failed or timed out (or, with --strict, was skipped), 2
+bad usage or a bad table, 130 or 143 interrupted by SIGINT or SIGTERM.
+
+A test whose tools are not all here is skipped, not run: the table's
+`needs` lines say which tools a test needs, tools/deps.sh --missing which
+of them are missing and their packages (SKIP: NAME: needs TOOL (Debian
+PKG, Fedora PKG, Arch PKG)).  make test runs where it can (not root, no
+apt-get, a system other than Debian); make test STRICT=1 (CI) fails on a skip.
 
 Every test and build runs in a process group of its own; run.py ends the
 whole group when it ends (whatever the command left behind in it), when the
@@ -48,6 +54,9 @@ but 0; 77 from a test that expects another status means SKIP (its SKIP:
 line says why).  expect: extended regexes (Python's re) that some line of the
 output must match; `!RE` no line may match; `N*RE` exactly N lines match.
 A test that must end with 0 must print no line starting with FAIL:.
+
+A line `needs TOOL[,TOOL...] REGEX` (tools of tools/deps.sh's table) says
+that every test whose build or command matches REGEX needs those tools.
 """
 
 import argparse
@@ -138,20 +147,43 @@ class Test:
 
 
 def read_table(path):
-    tests, names = [], set()
+    """The tests, each with .needs: the tools its table's needs lines name."""
+    tests, names, needs = [], set(), []
     with open(path, encoding="utf-8") as f:
         for lineno, line in enumerate(f, 1):
             if not line.strip() or line.lstrip().startswith("#"):
                 continue
             try:
-                t = Test(lineno, shlex.split(line))
-            except ValueError as err:
+                fields = shlex.split(line)
+                if fields[0] == "needs":
+                    if len(fields) != 3:
+                        raise TableError(f"line {lineno}: want needs TOOL[,TOOL...] REGEX")
+                    needs.append((fields[1].split(","), re.compile(fields[2])))
+                    continue
+                t = Test(lineno, fields)
+            except (ValueError, re.error) as err:
                 raise TableError(f"line {lineno}: {err}") from None
             if t.name in names:
                 raise TableError(f"line {lineno}: test {t.name} twice")
             names.add(t.name)
             tests.append(t)
+    for t in tests:
+        text = " ".join(t.targets or ["all"] * bool(t.build)) + " " + " ".join(t.vars) + " | " + t.cmd
+        t.needs = list(dict.fromkeys(x for tools, rx in needs if rx.search(text) for x in tools))
     return tests
+
+
+def missing_tools(tests):
+    """{tool: "Debian PKG, Fedora PKG, Arch PKG"} for the tools of the tests
+    that are not here (tools/deps.sh --missing: its table's checks)."""
+    tools = list(dict.fromkeys(x for t in tests for x in t.needs))
+    if not tools:
+        return {}
+    out = subprocess.run([os.path.join(TOP, "tools", "deps.sh"), "--missing"] + tools,
+                         stdout=subprocess.PIPE, text=True, check=True).stdout
+    rows = [line.split("|") for line in out.splitlines()]
+    return {r[0]: ", ".join(f"{os_} {'(none known)' if p == '-' else p}"
+                            for os_, p in zip(("Debian", "Fedora", "Arch"), r[2:5])) for r in rows}
 
 
 def build_dir(out, variables):
@@ -335,6 +367,7 @@ def main():
     ap.add_argument("--backstop", type=int, default=BACKSTOP_S, metavar="S",
                     help=f"end a test or build after S seconds (default {BACKSTOP_S})")
     ap.add_argument("--list", action="store_true", help="list the selected tests and stop")
+    ap.add_argument("--strict", action="store_true", help="a skipped test fails the run")
     ap.add_argument("select", nargs="*", help="test names or groups (default: all)")
     a = ap.parse_args()
     if a.backstop < 1:
@@ -358,6 +391,12 @@ def main():
         return 0
     out = os.path.normpath(a.O)
     os.makedirs(os.path.join(out, "tests"), exist_ok=True)
+    gone = missing_tools(tests)
+    skipped = [t for t in tests if set(t.needs) & set(gone)]
+    for t in skipped:
+        tool = next(x for x in t.needs if x in gone)
+        print(f"SKIP: {t.name}: needs {tool} ({gone[tool]})", flush=True)
+    tests = [t for t in tests if t not in skipped]
     env = child_env()
     # One cache of the peers' sources for every build, the tests' own too
     # (tests/peers.mk: PEERS_DIR); and images without the references (the
@@ -405,7 +444,7 @@ def main():
 
     queue = [(-(durations.get(build_key(d), 10) + longest[d]) if known else 0, first[d], "build", d)
              for d in builds]
-    tally = {"PASS": 0, "FAIL": 0, "SKIP": 0, "TIMEOUT": 0}
+    tally = {"PASS": 0, "FAIL": 0, "SKIP": len(skipped), "TIMEOUT": 0}
     cond = threading.Condition()
     busy = [0]
 
@@ -481,11 +520,13 @@ def main():
         f.writelines(f"{n} {s:.1f}\n" for n, s in sorted(durations.items()))
     os.replace(tfile + ".tmp", tfile)
     secs = time.monotonic() - start
-    skipped = f", {tally['SKIP']} skipped" if tally["SKIP"] else ""
     timed_out = f", {tally['TIMEOUT']} of them timed out" if tally["TIMEOUT"] else ""
-    print(f"{tally['PASS']} passed, {tally['FAIL'] + tally['TIMEOUT']} failed{skipped} "
-          f"({len(tests)} tests{timed_out}, {secs / 60:.1f} min, -j{a.j})")
-    return 1 if tally["FAIL"] or tally["TIMEOUT"] else 0
+    print(f"run.py: {len(tests) + len(skipped)} tests{timed_out}, {secs / 60:.1f} min, -j{a.j}")
+    if a.strict and tally["SKIP"]:
+        print(f"run.py: error: --strict (make test STRICT=1): {tally['SKIP']} tests skipped")
+    # The closing line alone, as test runners' readers know it.
+    print(f"{tally['PASS']} passed, {tally['FAIL'] + tally['TIMEOUT']} failed, {tally['SKIP']} skipped")
+    return 1 if tally["FAIL"] or tally["TIMEOUT"] or a.strict and tally["SKIP"] else 0
 
 
 if __name__ == "__main__":

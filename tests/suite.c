@@ -594,6 +594,9 @@ void suite_run(const struct suite_impl *impls, int nimpls,
 		for (k = 0; k < nimpls; k++)
 			if (group_has(g, &impls[k]))
 				printf(" %s[%s]", suite_groups[g].name, impls[k].name);
+	for (k = 0; k < nimpls; k++)
+		if (impls[k].note)
+			printf("; %s: %s", impls[k].name, impls[k].note);
 	printf("\n");
 
 	for (g = 0; g < NGROUPS; g++) {

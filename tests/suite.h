@@ -21,6 +21,8 @@ struct suite_impl {
 	void *(*set)(void *, int, size_t);
 	int own;	/* besides impls[0]: its failures are ours to report (FAIL:,
 			   counted), not a reference's (REF-FAILED:) */
+	const char *note;	/* or NULL: said after the groups in PLAN: (a peer
+				   whose code is not the known one: docs/peers.md) */
 };
 
 /* Counts kept across groups; the caller prints the verdict. */

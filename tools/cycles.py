@@ -18,8 +18,10 @@ import concurrent.futures
 import contextlib
 import functools
 import hashlib
+import itertools
 import os
 import re
+import shutil
 import subprocess
 import sys
 import types
@@ -48,14 +50,26 @@ REGS = ("zero ra sp gp tp t0 t1 t2 s0 s1 a0 a1 a2 a3 a4 a5 a6 a7 s2 s3 s4 s5 s6 
 NO_DEST = ("sb", "sh", "sw", "sd", "jr", "sfence.vma")
 
 
+@functools.cache
+def llvm():
+    """(folder, version) of the llvm-mca-N of the highest N on the PATH, else llvm-mca: the model
+    runs that folder's llvm-mca, llvm-mc and llvm-objdump (run()); one before 17 is refused."""
+    p = next(filter(None, map(shutil.which, [f"llvm-mca-{v}" for v in range(40, 16, -1)]
+                              + ["llvm-mca"])), None)
+    m = p and re.search(r"version (\d+)\S*", run([p, "--version"]).stdout)
+    if not m or int(m.group(1)) < 17:    # LLVM 17 gave the SiFive7 model its ALU bypass
+        raise Error((f"{p}: {m.group(0)}: its SiFive7 model has no ALU bypass; " if m else
+                     "no llvm-mca; ") + "install 17 or later (Debian: llvm-19; Fedora, Arch: llvm)")
+    return os.path.dirname(os.path.realpath(p)), f"LLVM {m.group(0)}"
+
+
 def run(args, stdin=None):
+    args = [os.path.join(llvm()[0], args[0]), *args[1:]] if args[0].startswith("llvm-") else args
     try:
         return subprocess.run(args, input=stdin, capture_output=True, text=True)
     except OSError as e:
-        raise Error(f"cannot run {args[0]} ({e.strerror}); Debian: apt-get install llvm")
+        raise Error(f"cannot run {args[0]} ({e.strerror})")
 
-
-# ---- the ELF, the log, the trace ------------------------------------------------
 
 def where(elf, pc):
     """pc as function+offset, for messages."""
@@ -129,8 +143,6 @@ def read_trace(path):
                     f"trailer says {trailer.get('windows')} of {trailer.get('insns')}")
     return windows, first, insns
 
-
-# ---- instructions: llvm-mc's text, proven exact, and what the model needs -------
 
 def analyse(pc, raw, text):
     """What the model needs of one instruction (docs, steps 3 and 4): the registers it reads
@@ -219,8 +231,6 @@ def prepare(insns, pcs, elf):
     roundtrip(list(info.values()), elf)
     return info
 
-
-# ---- cells ------------------------------------------------------------------------
 
 def count(seq):
     """Instructions of seq, a cell's sequence: a tuple of runs (pcs, repeat)."""
@@ -318,8 +328,6 @@ def mca_text(seq, info):
     return "\n".join(out) + "\n"
 
 
-# ---- llvm-mca ----------------------------------------------------------------------
-
 def run_mca(texts, mcpu, ns, strict=True):
     """llvm-mca's Total Cycles of each of texts on mcpu, which must count ns instructions,
     a code region each of one run (docs, step 5); strict: any warning is an error."""
@@ -341,13 +349,9 @@ BATCH_INSNS = 20000
 
 
 def model(seqs, info, elf, jobs, cache=None):
-    """({seq: {core: cycles}} of the distinct seqs, llvm-mca's version, cache
-    hits): jobs llvm-mca runs at a time, longest first; cache: a folder of
-    results by the content of their input (text, llvm-mca version, args)."""
-    version = next((l.strip() for l in run(["llvm-mca", "--version"]).stdout.splitlines()
-                    if "version" in l.lower()), None)
-    if not version:
-        raise Error("llvm-mca --version names no version")
+    """({seq: {core: cycles}} of the distinct seqs, cache hits): jobs llvm-mca runs at a
+    time, longest first; cache: a folder of results by the content of their input (text,
+    llvm-mca version, args)."""
     uniq = list(dict.fromkeys(seqs))
     for s in uniq:
         check_links(s, info, elf)
@@ -358,7 +362,7 @@ def model(seqs, info, elf, jobs, cache=None):
     for seq in sorted(uniq, key=count, reverse=True):
         text = mca_text(seq, info)
         for core, mcpu in CORES:
-            key = "\0".join((version, mcpu, " ".join(MCA_ARGS), text, ""))
+            key = "\0".join((llvm()[1], mcpu, " ".join(MCA_ARGS), text, ""))
             path = cache and os.path.join(cache, hashlib.sha256(key.encode()).hexdigest())
             with contextlib.suppress(OSError, ValueError, TypeError), open(path) as f:
                 out[seq][core], hits = int(f.read()), hits + 1
@@ -386,10 +390,8 @@ def model(seqs, info, elf, jobs, cache=None):
         list(ex.map(work, batches))     # an error of any batch is raised here
     finally:
         ex.shutdown(cancel_futures=True)
-    return out, version, hits, len(batches)
+    return out, hits, len(batches)
 
-
-# ---- the commands ------------------------------------------------------------------
 
 def cmd_model(a):
     elf = elfmod.Elf(a.elf)
@@ -400,15 +402,12 @@ def cmd_model(a):
     impls = sorted({c["impl"] for c in cells})
     if set(a.impl or ()) - set(impls):
         raise Error(f"--impl {' '.join(set(a.impl) - set(impls))}: the log has {', '.join(impls)}")
-    ends = [0]
-    for c in cells:
-        ends.append(ends[-1] + c.get("calls", 1))
+    ends = list(itertools.accumulate((c.get("calls", 1) for c in cells), initial=0))
     pick = [k for k, c in enumerate(cells) if not a.impl or c["impl"] in a.impl]
     mine = {k: seqs[ends[k]:ends[k + 1]] for k in pick}
     info = prepare(insns, {pc for k in pick for s in mine[k] for p, _ in s for pc in p}, elf)
-    res, version, hits, runs = model([s for k in pick for s in mine[k]], info, elf, a.jobs,
-                                     a.cache)
-    out = [MAGIC, f"# llvm-mca: {version}", f"# elf: {a.elf}  log: {a.log}",
+    res, hits, runs = model([s for k in pick for s in mine[k]], info, elf, a.jobs, a.cache)
+    out = [MAGIC, f"# llvm-mca: {llvm()[1]}", f"# elf: {a.elf}  log: {a.log}",
            f"# cflags: {meta['cflags']}", COLUMNS]
     for k in pick:
         c, m = cells[k], mine[k]

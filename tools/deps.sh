@@ -6,6 +6,7 @@
 # then installs their Debian packages as root (a user is told the command)
 # and checks again; elsewhere it names the Debian, Fedora and Arch packages.
 # Exit status: 0 all here, 1 not installed, 126 no apt-get or no package known.
+# deps.sh --missing TOOL...: only prints the missing tools' rows of the table.
 set -eu
 
 # tool | check (- : command -v TOOL) | Debian | Fedora | Arch   (- : none known)
@@ -16,11 +17,13 @@ opensbi-firmware        | qemu_data opensbi-riscv64-generic-fw_dynamic.bin | qem
 python3                 | test -x /usr/bin/python3          | python3                      | python3                | python
 pyelftools              | /usr/bin/python3 -c "import elftools" | python3-pyelftools        | python3-pyelftools     | python-pyelftools
 libfdt                  | /usr/bin/python3 -c "import libfdt" | python3-libfdt           | python3-libfdt         | -
+matplotlib              | /usr/bin/python3 -c "import matplotlib" | python3-matplotlib | python3-matplotlib     | python-matplotlib
 setpriv                 | -                                 | util-linux                   | util-linux             | util-linux
 flock                   | -                                 | util-linux                   | util-linux             | util-linux
 make                    | -                                 | make                         | make                   | make
 riscv64-unknown-elf-gcc | -                                 | gcc-riscv64-unknown-elf      | -                      | riscv64-elf-gcc
-binutils-riscv64-unknown-elf | has riscv64-unknown-elf-objcopy riscv64-unknown-elf-readelf | binutils-riscv64-unknown-elf | - | riscv64-elf-binutils
+riscv64-unknown-elf-objcopy | -                             | binutils-riscv64-unknown-elf | -                      | riscv64-elf-binutils
+riscv64-unknown-elf-readelf | -                             | binutils-riscv64-unknown-elf | -                      | riscv64-elf-binutils
 picolibc                | cross_file picolibc.specs         | picolibc-riscv64-unknown-elf | -                      | -
 linux-source-6.1        | test -r /usr/src/linux-source-6.1.tar.xz | linux-source-6.1      | -                      | -
 glibc-source            | test -r /usr/src/glibc/glibc-2.36.tar.xz | glibc-source          | -                      | -
@@ -41,10 +44,13 @@ s390x-linux-gnu-gcc     | -                                 | gcc-s390x-linux-gn
 s390x-libc              | builds s390x-linux-gnu-gcc        | libc6-dev-s390x-cross        | -                      | -
 powerpc-linux-gnu-gcc   | -                                 | gcc-powerpc-linux-gnu        | -                      | -
 powerpc-libc            | builds powerpc-linux-gnu-gcc      | libc6-dev-powerpc-cross      | -                      | -
-kernel-build-tools      | has riscv64-linux-gnu-gcc flex bison bc | gcc-riscv64-linux-gnu flex bison bc | gcc-riscv64-linux-gnu flex bison bc | riscv64-linux-gnu-gcc flex bison bc
-qemu-user-static        | has qemu-s390x-static qemu-ppc-static qemu-i386-static | qemu-user-static | qemu-user-static | qemu-user-static
-device-tree-compiler    | has dtc fdtput                    | device-tree-compiler         | dtc                    | dtc
-llvm-mca                | -                                 | llvm                         | llvm                   | llvm
+kernel-build-tools      | which riscv64-linux-gnu-gcc flex bison bc | gcc-riscv64-linux-gnu flex bison bc | gcc-riscv64-linux-gnu flex bison bc | riscv64-linux-gnu-gcc flex bison bc
+qemu-s390x-static       | -                                 | qemu-user-static             | qemu-user-static       | qemu-user-static
+qemu-ppc-static         | -                                 | qemu-user-static             | qemu-user-static       | qemu-user-static
+qemu-i386-static        | -                                 | qemu-user-static             | qemu-user-static       | qemu-user-static
+dtc                     | -                                 | device-tree-compiler         | dtc                    | dtc
+fdtput                  | -                                 | device-tree-compiler         | dtc                    | dtc
+llvm-mca                | PYTHONPATH="${0%/*}" /usr/bin/python3 -c "import cycles; cycles.llvm()" | llvm-19 | llvm | llvm
 labgrid                 | /usr/bin/python3 -c "import labgrid" | python3-labgrid           | -                      | -
 lava-common             | /usr/bin/python3 -c "import lava_common" | lava-common           | -                      | -
 lava-run                | -                                 | lava-dispatcher              | -                      | -
@@ -52,7 +58,6 @@ tftpd-hpa-config        | test -r /etc/default/tftpd-hpa    | tftpd-hpa         
 '
 
 # The table's checks.  qemu_data FILE: FILE where QEMU looks for firmware.
-has() { for c; do command -v "$c" || return 1; done; }  # has CMD...: each is a command
 qemu_data() {
 	for d in $(qemu-system-riscv64 -L help 2>/dev/null || echo /usr/share/qemu /usr/local/share/qemu); do
 		[ -r "$d/$1" ] && return 0
@@ -98,6 +103,7 @@ report() {
 			($4 == "-" ? "(none known)" : $4), ($5 == "-" ? "(none known)" : $5) }' >&2
 }
 
+[ "${1-}" != --missing ] || { shift; missing "$@"; exit 0; }
 miss=$(missing "$@")
 [ -z "$miss" ] && exit 0
 debs=$(printf '%s\n' "$miss" | cut -d'|' -f3 | grep -vx -- - | sort -u | tr '\n' ' ')
@@ -120,8 +126,8 @@ if [ -n "$cross" ] && dpkg-query -W -f='${Status}' gcc-multilib 2>/dev/null | gr
 	exit 1
 fi
 report
-echo "deps: installing missing Debian packages: $debs" >&2
 [ "$(id -u)" = 0 ] || { echo "deps: error: not root; run: sudo apt-get install $debs" >&2; exit 1; }
+echo "deps: installing missing Debian packages: $debs" >&2
 
 # No service starts while apt-get installs (policy-rc.d(8): 101 = forbidden):
 # the tests need none, and tftpd-hpa's TFTP daemon would stay running (LAVA
@@ -134,12 +140,26 @@ if [ ! -e "$policy" ]; then
 	trap 'exit 130' INT; trap 'exit 143' TERM  # a signal too ends through that trap
 fi
 export DEBIAN_FRONTEND=noninteractive
-rc=0
+# Another install (a fresh machine's unattended-upgrades, say) may hold the package
+# manager's lock: apt-get waits, at most DEPS_LOCK_WAIT s, and we say so once;
+# status 3: the wait ran out ("Could not get lock").
+wait=${DEPS_LOCK_WAIT:-600}
+apt() {
+	{ apt-get -o DPkg::Lock::Timeout="$wait" "$@" 2>&1; echo "apt-get status $?"; } |
+	awk -v w="$wait" -v q="'" '
+	/^apt-get status / { rc = $3; next }
+	/Waiting for cache lock/ { if (!said++) printf "deps: another install holds the package " \
+		"manager%ss lock: waiting for it, at most %d s " \
+		"(apt-get -o DPkg::Lock::Timeout=%d)\n", q, w, w > "/dev/stderr"; next }
+	{ lock += /Could not get lock/; print } END { exit (rc && lock ? 3 : rc) }'
+}
 # A fresh machine has no package lists yet: refresh them once if needed.
+rc=0
 # shellcheck disable=SC2086 # one word per package
-if ! apt-get install -y -q --no-install-recommends --no-remove $debs >/dev/null 2>&1; then
-	apt-get update -q >/dev/null 2>&1 || true
-	apt-get install -y -q --no-install-recommends --no-remove $debs >&2 || rc=1
+apt install -y --no-install-recommends --no-remove $debs >/dev/null || rc=$?
+if [ "$rc" != 0 ] && [ "$rc" != 3 ]; then
+	apt update >/dev/null || true
+	rc=0; apt install -y --no-install-recommends --no-remove $debs >&2 || rc=$?
 fi
 # Whatever that policy said: the TFTP daemon is stopped, and not started at boot.
 case " $debs " in *" tftpd-hpa "*)
@@ -147,6 +167,7 @@ case " $debs " in *" tftpd-hpa "*)
 	else { /etc/init.d/tftpd-hpa stop; update-rc.d tftpd-hpa disable; } >/dev/null 2>&1 || true
 	fi ;;
 esac
+[ "$rc" != 3 ] || echo "deps: error: another install held the package manager's lock $wait s" >&2
 [ "$rc" = 0 ] || { echo "deps: error: could not install: $debs" >&2; exit 1; }
 miss=$(missing "$@")
 [ -z "$miss" ] || { echo "deps: error: installed $debs, but still missing:" >&2; report; exit 1; }

@@ -7,6 +7,8 @@ wmlog.Error: no readable ELF, or a stripped one where names are needed.
       exit 2 after a "BANNER: build-id" that is not ELF's (no more names)
   check ELF --load-addr ADDR   exit 1, one line on stderr, unless ELF is a whole
       RISC-V 64-bit little-endian ELF entered and loaded at ADDR
+  user OBJ              exit 1, why on stdout, unless the image links OBJ as a user's: RV64
+      soft-float, relocatable, its memcpy/memmove/memset functions, nothing else undefined
   functions ELF         "0xADDR SIZE NAME" of every function, " lib" after lib's
   header --bin BIN --elf ELF --ram-base ADDR [--name NAME] [-v]   BIN's RISC-V Image
       header as U-Boot's booti reads it, against ELF: a FAIL: line per failed check
@@ -17,12 +19,14 @@ import argparse
 import bisect
 import collections
 import fnmatch
+import glob
 import os
 import re
 import struct
 import sys
 
 from elftools.elf.constants import SH_FLAGS
+from elftools.elf.descriptions import describe_e_machine, describe_e_type
 from elftools.elf.elffile import ELFFile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -31,10 +35,18 @@ from wmlog import Error  # noqa: E402
 
 Func = collections.namedtuple("Func", "addr size name type")
 LIB, LIB_FILE = ("memcpy", "memmove", "memset", "wm_*"), "lib/wordmerge.c"  # its own are wm_*
+FLOAT_ABI = {2: "single-float", 4: "double-float", 6: "quad-float"}     # e_flags bits 1-2
 
 
 def is_lib(name, aliases=True):  # aliases: memcpy etc., the image's names of wm_memcpy etc.
     return any(fnmatch.fnmatchcase(name, p) for p in LIB[0 if aliases else 3:])
+
+
+def find(top, bid):
+    """The image under TOP ($O: virt/ and the board builds, an IMPL= build's too, and bench-*/'s)
+    whose build id is BID, a log's; None if none is."""
+    dirs = (glob.glob(f"{glob.escape(top)}/{d}/wordmerge.elf") for d in ("*", "bench-*/*"))
+    return next((p for ps in dirs for p in sorted(ps) if bid and Elf(p).build_id() == bid), None)
 
 
 class Elf:
@@ -47,6 +59,14 @@ class Elf:
             why = getattr(e, "strerror", None) or e
             raise Error(f"cannot read {path} as an ELF file ({why})")
         self.entry = self.elf.header.e_entry
+
+    def not_rv64(self):
+        """Why this is not RISC-V 64-bit little-endian, or None."""
+        e = self.elf
+        return ("a big-endian object: RISC-V is little-endian" if not e.little_endian else
+                f"a 32-bit (ELF{e.elfclass}) object: the image is RV64" if e.elfclass != 64 else
+                None if e.header.e_machine == "EM_RISCV" else
+                f"an object for {describe_e_machine(e.header.e_machine)}, not RISC-V")
 
     def loads(self):
         """[(paddr, vaddr, file bytes)] of the PT_LOADs."""
@@ -85,6 +105,11 @@ class Elf:
             raise Error(f"{self.path} has no symbol {name}")
         return syms[0][1:]
 
+    def code(self, e, any_section=None):
+        """The name of the section holding symbol entry e if it holds code (or any_section)."""
+        sec = self.elf.get_section(e.st_shndx) if isinstance(e.st_shndx, int) else None
+        return sec and (any_section or sec.header.sh_flags & SH_FLAGS.SHF_EXECINSTR) and sec.name
+
     def functions(self):
         """Code symbols (FUNC; NOTYPE: assembly) by address, each address's
         names a FUNC, a global, the shortest, then the last by name (_start,
@@ -92,9 +117,8 @@ class Elf:
         if self._funcs is None:
             out = []
             for s in self._symbols():
-                e, i = s.entry, s.entry.st_shndx
-                if (e.st_info.type in ("STT_FUNC", "STT_NOTYPE") and isinstance(i, int)
-                        and self.elf.get_section(i).header.sh_flags & SH_FLAGS.SHF_EXECINSTR
+                e = s.entry
+                if (e.st_info.type in ("STT_FUNC", "STT_NOTYPE") and self.code(e)
                         and not s.name.startswith(("$", ".L"))):
                     rank = {"STB_GLOBAL": 0, "STB_WEAK": 1}.get(e.st_info.bind, 2)
                     out.append((e.st_value, e.st_info.type != "STT_FUNC", rank,
@@ -125,15 +149,38 @@ def check(path, load_addr):
     h, e, size = elf.elf.header, elf.elf, os.fstat(elf.f.fileno()).st_size
     loads = [p.header for p in e.iter_segments() if p.header.p_type == "PT_LOAD"]
     low = min((p.p_paddr for p in loads), default=0)
-    if e.elfclass != 64 or not e.little_endian or h.e_machine != "EM_RISCV":
-        raise Error(f"{path} is not a RISC-V 64-bit little-endian ELF "
-                       f"({e.elfclass}-bit {h.e_machine})")
+    if elf.not_rv64():
+        raise Error(f"{path} is not a RISC-V 64-bit little-endian ELF: {elf.not_rv64()}")
     if any(p.p_offset + p.p_filesz > size for p in loads):
         raise Error(f"{path} is truncated: its PT_LOAD bytes go past the end of the file "
                        f"({size} bytes)")
     if h.e_entry != load_addr or low != load_addr:
         raise Error(f"{path} is linked for another platform: entry 0x{h.e_entry:x}, lowest "
                        f"PT_LOAD 0x{low:x}, not this one's load address 0x{load_addr:x}")
+
+
+def user(path):
+    """Why the image cannot link path as a user's object, or None."""
+    try:
+        elf = Elf(path)
+        h, syms = elf.elf.header, list(elf.elf.get_section_by_name(".symtab").iter_symbols())
+    except (Error, AttributeError):     # no ELF, no symbol table
+        return "not an ELF object"
+    abi, three = FLOAT_ABI.get(h.e_flags & 6), LIB[:3]
+    undef = [s.name for s in syms if s.entry.st_shndx == "SHN_UNDEF" and s.name not in ("", *three)]
+    ours = [s for s in syms if s.name in three and s.entry.st_shndx != "SHN_UNDEF"
+            and s.entry.st_info.bind != "STB_LOCAL"]
+    bad = [s for s in ours if s.entry.st_info.type != "STT_FUNC" or not elf.code(s.entry)]
+    kind = bad and (bad[0].entry.st_info.type, elf.code(bad[0].entry, any) or "no section")
+    return (elf.not_rv64()
+            or h.e_type != "ET_REL" and f"not a relocatable object: {describe_e_type(h.e_type)}"
+            or abi and f"a hard-float ABI object (flags 0x{h.e_flags:x}, {abi} ABI): the image "
+            "is lp64, soft-float (build it with -march=rv64imac -mabi=lp64)"
+            or bad and f"{bad[0].name} is not a function: %s in %s (a function is STT_FUNC in "
+            f".text; assembly: .type {bad[0].name}, @function)" % kind
+            or not ours and "defines none of memcpy, memmove, memset"
+            or undef and f"needs {' '.join(undef)} (undefined; the image is freestanding: only "
+            "memcpy, memmove and memset may be left to it)")
 
 
 # 64 bytes, little-endian: code0 (a jump over the header), code1, text_offset, image_size, flags
@@ -259,13 +306,16 @@ def main(argv):
     cmd, args = (argv[0], argv[1:]) if argv else ("", [])
     if cmd == "header":
         return header(args)
-    nargs = {"symbolize": (1, 2), "functions": (1,), "check": (3,)}
+    nargs = {"symbolize": (1, 2), "functions": (1,), "check": (3,), "user": (1,)}
     if len(args) not in nargs.get(cmd, ()) or cmd == "check" and args[1] != "--load-addr":
         print(__doc__, file=sys.stderr)
         return 2
     try:
         if cmd == "check":
             return check(args[0], int(args[2], 0)) or 0
+        if cmd == "user":   # the reason for its caller (firmware/impls.mk) to print
+            why = user(args[0])
+            return print(why) or 1 if why else 0
         elf = Elf(args[0])
         if cmd == "symbolize":
             with open(args[1], "rb") if len(args) == 2 else sys.stdin.buffer as src:

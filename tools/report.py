@@ -4,10 +4,11 @@
 order of implementations (lib's own first) and functions; docs/benchmarks.md says what they mean.
 
   summary LOG [--elf ELF]   the tables as text (run-qemu.sh prints them); mode quick: per call
-  report LOG [--out DIR] [--elf ELF | --elf-guess PATTERN...] [--targets FILE]
+  report LOG [--out DIR] [--elf ELF | --images O] [--targets FILE]
              [--cycles CSV | --cycles-guess CSV...] [--core u74|u54]
       DIR/report.md, the cycle model's (tools/cycles.py) cycles beside the counts; written
-      whole or not at all: after an error the old report stays.
+      whole or not at all: after an error the old report stays.  --images O: the ELF is the
+      image under O with the log's build id (tools/elf.py find).
   check LOG --targets FILE [--elf ELF] [--cycles CSV]
       lib's instruction counts, code size and modeled cycles against the targets: a
       PASS:/UNMET:/FAIL: line each and a SUMMARY: line; exit status 1 if any fails.
@@ -30,6 +31,8 @@ shows it all the same), an ELF or a cycle model of another build, any other unus
 """
 import argparse
 import fnmatch
+import io
+import json
 import os
 import re
 import sys
@@ -126,12 +129,13 @@ def read_elf(path, run):
         raise Error(f"{path} is not the image that wrote {run.path}: no function {missing[0]}")
     elf.wrote(run.path, None, run.meta.get("memcpy_addr"))
     lib = sorted((f.name, f.size) for f in syms.values() if f.size and elfmod.is_lib(f.name, False))
-    # Another's total: every function with its symbols' prefix (extract-refs.sh gives helpers it).
+    # Another's total: every function with its symbols' prefix (extract-refs.sh gives helpers
+    # it), each address once, whatever its number of names (aliases).
     prefixes = {i: s[:-len(fn)] for (i, fn), s in run.b.symbols.items() if s.endswith("_" + fn)}
     return {"elf": path, "libfile": elfmod.LIB_FILE, "lib": lib, "lib_total": sum(s for _, s in lib),
             "size": {k: syms[s].size for k, s in run.b.symbols.items()},
-            "total": {i: sum(f.size for f in syms.values() if f.name.startswith(p))
-                      for i, p in prefixes.items()}}
+            "total": {i: sum({f.addr: f.size for f in syms.values() if f.name.startswith(p)}
+                             .values()) for i, p in prefixes.items()}}
 
 
 def read_cycles(path, run):
@@ -438,6 +442,8 @@ def facts(run):
             ("lib's flags", "the same" if m.get("lib_cflags", cf) == cf else m["lib_cflags"]),
             ("timebase", f"{run.hz} Hz" + (f", {m['mem_mib']} MiB RAM" if "mem_mib" in m else "")),
             ("implementations", ", ".join(run.impls) + f" (firmware/impls.mk; {run.ours} is lib's)"),
+            *((f"{s['impl']}'s {s['file']}", f"{s['version']}, sha256 {s['sha256']} "
+               f"({s['known']})") for s in run.b.sources),    # docs/peers.md
             ("counts", f"{run.counts} ({run.why})"),
             ("measurement overhead (subtracted)", f"memcpy/memmove {m['overhead_cpy'][0]} "
              f"instructions, {m['overhead_cpy'][1]} cycles; memset {m['overhead_set'][0]}, "
@@ -450,8 +456,8 @@ def facts(run):
 def cmd_summary(args):
     """The tables as text; in mode quick (the suite image's) every counter of each call."""
     run = Run(args.log, allow_failed=True)
-    b, sizes, nb = run.b, args.elf and read_elf(args.elf, run), len(run.log.benches)
-    last = f"; the last of {nb} blocks" if nb > 1 else ""
+    b, sizes = run.b, args.elf and read_elf(args.elf, run)
+    last = run.log.which and f"; {run.log.which}"
     L = [f"wordmerge benchmark, mode {run.mode} ({run.path}: format {b.format}, "
          f"{b.records + 2} CSV lines, CRC checked{last})"]
     L += [f"{what}: {value}" for what, value in facts(run)] + textwrap.wrap(COUNTERS, 88)
@@ -564,7 +570,7 @@ def within(rows, keys, pct):
     return 1 if bad else 0
 
 
-def model_md(run, model, cores):
+def model_md(run, model, cores, figs):
     """The cycle model: its steady state; on a board's log, measured cycles against it."""
     info, ms, sw, board = model["info"], model["sweep"], run.sweep, run.board
     L = [f"From `{model['path']}` (llvm-mca: {info.get('llvm-mca', '?')}; the traced image's "
@@ -595,19 +601,100 @@ def model_md(run, model, cores):
                             if x else "–" for x in (qs[(fn, i)] for i in mimpls)]
                             for fn in run.fns]), True))
     if board:
+        L.append(plot(figs, "board-model.svg", f"Board {run.meta['platform']}: measured against "
+                      "modeled cycles, every sweep cell", [{"title": f"the {c.upper()} model",
+                        "ylabel": "measured rdcycle per call", "counter": c, "series": {
+                            i: [(ms[k][c], sw[k]["cycles"]) for k in sorted(ms)
+                                if k[1] == i and k in sw] for i in mimpls}} for c in cores],
+                      "scatter", run.ours))
         L.append(f"The board's model (platform `{run.meta['platform']}`): " + (
             f"the {cores[0].upper()}'s.\n" if len(cores) == 1 else "both, as tools/report.py "
             "knows no such board (`make report ... CORE=u74` picks one).\n"))
     return L
 
 
-def report_md(run, args, sizes, targets, model, tried, cores):
-    b, blocks, run_info = run.b, len(run.log.benches), ""
+def plot(figs, name, title, panels, kind, ours):
+    """Draw PANELS, [{title, counter, series: {impl: [(x, y)]}}], as the SVG NAME in FIGS, and
+    give its Markdown image.  kind line: per byte against size on a log2 axis; bar: a group of
+    bars per size class; scatter: measured against modeled.  Its data, as drawn, is kept in the
+    SVG's description (tests/plots-check.py compares it with the tables)."""
+    import matplotlib.pyplot as plt    # Debian python3-matplotlib; only make report draws
+    plt.rcParams.update({"svg.hashsalt": "wordmerge", "font.size": 8})    # the same bytes each time
+    fig, axes = plt.subplots(1, len(panels), figsize=(4.6 * len(panels), 3.6), squeeze=False)
+    for ax, p in zip(axes[0], panels):
+        for j, (impl, pts) in enumerate(p["series"].items()):
+            xs, ys = zip(*pts)
+            us = impl == ours           # ours stands out: thick, dark red, on top
+            st = dict(label=impl, gid=f"series-{impl}", zorder=3 if us else 2,
+                      alpha=1 if us else .8, color="darkred" if us else f"C{j}")
+            if kind == "bar":
+                w = .8 / len(p["series"])
+                ax.bar([i + (j - len(p["series"]) / 2 + .5) * w for i in range(len(xs))], ys, w,
+                       edgecolor="black" if us else "none", **st)
+            elif kind == "scatter":
+                ax.scatter(xs, ys, s=16 if us else 8, **st)
+            else:
+                ax.plot(xs, ys, marker=".", lw=2.5 if us else 1, **st)
+        if kind == "scatter":     # measured = modeled
+            ax.axline((1, 1), (2, 2), color="grey", lw=.6, ls="--")
+        ax.set(title=p["title"], ylabel=p["ylabel"], yscale="linear" if kind == "line" else "log",
+               xlabel={"line": "size, bytes (log2)", "bar": "size class, bytes",
+                       "scatter": "modeled cycles per call"}[kind])
+        if kind != "bar":
+            ax.set_xscale("log", base=2 if kind == "line" else 10)
+        elif kind == "bar":
+            ax.set_xticks(range(len(xs)), xs)
+        ax.grid(alpha=.3)
+    axes[0][-1].legend(fontsize=6)
+    fig.suptitle(textwrap.fill(title, 55 * len(panels)))
+    fig.tight_layout()
+    svg, data = io.StringIO(), json.dumps({"kind": kind, "panels": panels})
+    fig.savefig(svg, format="svg", metadata={"Date": None, "Title": title, "Description": data})
+    plt.close(fig)
+    figs[name] = svg.getvalue()
+    return f"![{title}]({name})\n"
+
+
+def counters(run, model, cores):
+    """(counter, what, where) of the plots' panels: the log's counter, each core's model."""
+    return ([("instret", "instructions", "QEMU -icount")] if run.lock else [
+        ("cycles", "cycles", f"board {run.meta['platform']}")]) + [
+        (c, "cycles", f"{c.upper()} model (llvm-mca)") for c in (cores if model else ())]
+
+
+def sweep_plot(run, figs, fn, d, s, model, cores):
+    """fn at the pair (d, s): per byte against size, a panel per counter (the table's sizes)."""
+    ns = {k[4] for k in run.sweep if k[0] == fn and k[2:4] == (d, s)} - {0}
+    panels = [{"title": f"{where}: {what} per byte", "ylabel": f"{what} per byte", "counter": c,
+               "series": {i: pts for i in run.impls for pts in [[
+                   (k[4], v[c] / k[4]) for k, v in sorted(cells.items())
+                   if k[:4] == (fn, i, d, s) and k[4] in ns and c in v]] if pts}}
+              for c, what, where in counters(run, model, cores)
+              for cells in [run.sweep if c in ("instret", "cycles") else model["sweep"]]]
+    return plot(figs, f"sweep-{fn}-{d}-{'x' if s is None else s}.svg", f"{run.title[fn]}, "
+                f"{pair_text(d, s)}", panels, "line", run.ours)
+
+
+def mix_plot(run, figs, fn, model, cores):
+    """fn's fleet call mix: the mean per call of each size class, a panel per counter."""
+    means = {i: mix_means(run, model, i, fn) for i in run.impls}
+    classes = ["all"] + list(dict.fromkeys(k[2] for k in run.mix if k[0] == fn))
+    at = {"instret": 1, "cycles": 2, **{c: 3 + CORES.index(c) for c in CORES}}
+    panels = [{"title": f"{where}: {what} per call", "ylabel": f"mean {what} per call",
+               "counter": c, "series": {i: [(cls, m[cls][at[c]]) for cls in classes if cls in m]
+                                        for i, m in means.items()
+                                        if m and m["all"][at[c]] is not None}}
+              for c, what, where in counters(run, model, cores)]
+    return plot(figs, f"mix-{fn}.svg", f"Fleet call mix, {fn}", panels, "bar", run.ours)
+
+
+def report_md(run, args, sizes, targets, model, tried, cores, figs):
+    b, run_info = run.b, ""
     if os.path.exists(args.log + ".run"):      # how the log was made (make bench writes it)
         with open(args.log + ".run") as f:
             run_info = " ".join(f.read().split())
     build = f"build id `{run.log.build_id}`, " if run.log.build_id else ""
-    last = f"; the log held {blocks} benchmark blocks, this is the last" if blocks > 1 else ""
+    last = run.log.which and f"; {run.log.which}"
     L = ["# wordmerge benchmark report\n",
          f"Made by `tools/report.py` from `{run.path}` (mode `{run.mode}`, {build}"
          f"{b.records + 2} CSV lines, CRC-32 `{b.crc:08x}` checked{last}).\n",
@@ -618,7 +705,8 @@ def report_md(run, args, sizes, targets, model, tried, cores):
     big = big_tables(run) if run.big else []
     L += ["## Headline: 32 MiB buffers\n", table(big[0], True)] if big else []
     L += ["## Code size\n", table(size_table(run, sizes), True) + f"\nFrom `{sizes['elf']}` "
-          "(tools/elf.py).\n" if sizes else "No ELF of the log's build: `make report ... ELF=`.\n"]
+          "(tools/elf.py).\n" if sizes else f"No image in `{args.images}` has the log's build id "
+          f"`{run.log.build_id}`: `make report ... ELF=FILE` names it.\n"]
     if targets:
         L += [f"## Targets: the bounds {run.ours} must stay within (`{args.targets}`)\n", table((
             None, ["cell", "verdict", "measured vs bound"],
@@ -631,17 +719,20 @@ def report_md(run, args, sizes, targets, model, tried, cores):
               "tools/fleetmix.py; docs/benchmarks.md): each implementation makes the same calls; "
               "the mean per call over all of them and per size class, counted as the sweep "
               "counts" + (", and modeled by the cycle model" if model else "") + ".\n"]
-        L += [table(t, True) for t in mix_tables(run, model, cores)]
+        L += [table(t, True) + "\n" + mix_plot(run, figs, fn, model, cores)
+              for fn, t in zip(dict.fromkeys(k[0] for k in run.mix), mix_tables(run, model, cores))]
     if run.sweep:
         L += ["## Modeled cycles (SiFive U74 and U54, llvm-mca)\n"] + (
-            model_md(run, model, cores) if model else ["The modeled columns are absent: " + (
+            model_md(run, model, cores, figs) if model else ["The modeled columns are absent: " + (
                 " ".join(tried) or "no cycle model CSV was given; `make cycles` makes one "
                 "(docs/benchmarks.md), `make report` picks it up.") + "\n"])
         L.append("## Size sweep\n\nPer call: instructions (and cycles where they differ) [per byte]"
                  + (f"; {' / '.join(c.upper() for c in cores)}: modeled cycles" + ", then measured "
                     "/ modeled" * run.board + ", a dash if not modeled" if model else "") + ".\n")
         for fn, tables in sweep_tables(run, run.sweep, model, cores).items():
-            L += [f"### {run.title[fn]}\n"] + [table(t, True) for t in tables]
+            L += [f"### {run.title[fn]}\n"] + [
+                table(t, True) + "\n" + sweep_plot(run, figs, fn, d, s, model, cores)
+                for t, (d, s) in zip(tables, pairs(run.sweep, fn))]
     if big:
         L += ["## 32 MiB buffers\n"] + [table(t, True) for t in big[1:]]
     return "\n".join(L)
@@ -651,8 +742,11 @@ def cmd_report(args):
     run = Run(args.log)
     if not run.lock and not run.board:
         raise Error(f"{args.log}: counts {run.counts} ({run.why}); boot without --no-icount")
-    guesses = [g.replace("{mode}", run.mode) for g in args.elf_guess or []]
-    sizes = pick(run, args.elf, guesses, read_elf)[0]
+    found = args.elf or args.images and elfmod.find(args.images, run.log.build_id)
+    if not found and args.images:
+        print(f"report: note: no image in {args.images} has the log's build id "
+              f"{run.log.build_id}: no code sizes (make report ... ELF=FILE)", file=sys.stderr)
+    sizes = pick(run, found, [], read_elf)[0]
     model, tried = pick(run, args.cycles, args.cycles_guess or [], read_cycles)
     # The models to show: both; on a board's log its core's (both if its name does not tell).
     cores = list(CORES) if not run.board else [args.core] if args.core else next(
@@ -660,10 +754,14 @@ def cmd_report(args):
     # Targets only where instruction counts are exact: under QEMU -icount.
     targets = args.targets and run.lock and [eval_target(run, t, sizes, model)
                                              for t in read_targets(args.targets, run)[0]]
-    text = report_md(run, args, sizes, targets, model, tried, cores)
+    figs = {}
+    text = report_md(run, args, sizes, targets, model, tried, cores, figs)
     os.makedirs(args.out, exist_ok=True)
+    for name, svg in figs.items():        # the plots beside report.md, each under its table
+        wmlog.write_atomic(os.path.join(args.out, name), svg)
     wmlog.write_atomic(os.path.join(args.out, "report.md"), text)
     print(f"report: {os.path.join(args.out, 'report.md')} from {args.log}"
+          + (f", {run.log.which}" if run.log.which else "")
           + (f", cycle model {model['path']}" if model else ", no cycle model"))
     return 0
 
@@ -752,7 +850,7 @@ def main():
             p.add_argument("--cycles")
         if name == "report":
             p.add_argument("--out", default="build/report")
-            p.add_argument("--elf-guess", action="append", metavar="PATTERN")
+            p.add_argument("--images", metavar="O")
             p.add_argument("--cycles-guess", action="append", metavar="CSV")
             p.add_argument("--core", choices=CORES)
     p = sub.add_parser("cycles")

@@ -10,8 +10,8 @@ the names of line forms, record kinds and fields live there, not here).
                            CSV:progress and CSV:done records in words, EXIT:
 
 As a module: read(path) -> Log, or Error naming the line.  A log may be
-a QEMU log or a board's serial capture: carriage returns, and lines without
-a tag of the protocol (boot messages, noise), are passed over.
+a QEMU log or a board's serial capture: carriage returns, timestamps (STAMP), and
+lines without a tag of the protocol (boot messages, noise), are passed over.
 Python standard library only.
 """
 import csv
@@ -23,6 +23,10 @@ import zlib
 
 SPEC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs", "protocol.md")
 TAG = re.compile(r"^([A-Z][A-Z-]*): (.*)$")
+# The timestamp a serial terminal can put before each line of a capture, passed over: tio -t's
+# "[13:45:02.123] " (and its ISO 8601 "[2026-06-01T13:45:02.123] "), minicom's and picocom's
+# "[2026-06-01 13:45:02] ".
+STAMP = re.compile(r"^\[[0-9][0-9:.,T /+-]*\] ?")
 DONE = "benchmark {mode}: {points} points measured, {failures} failures"   # a CSV:done record
 TYPES = {"int": r"\d+", "int?": r"\d*", "hex": r"0x[0-9a-fA-F]+", "hex8": r"[0-9a-f]{8}",
          "name": r"[A-Za-z0-9_.-]+", "text": r".*"}
@@ -89,7 +93,7 @@ class Bench:
 
     def __init__(self, lineno, rec):
         self.line, self.mode, self.format = lineno, rec["mode"], rec["format"]
-        self.meta, self.impls, self.symbols, self.functions = {}, [], {}, {}
+        self.meta, self.impls, self.symbols, self.functions, self.sources = {}, [], {}, {}, []
         # Every record kind with an fn and an impl field is a measured cell.
         self.cells = {k: {} for k, spec in RECORDS.items()
                       if {"fn", "impl"} <= {name for name, _ in spec}}
@@ -102,6 +106,12 @@ class Bench:
         return int(self.meta[key], 0)
 
     def add(self, kind, rec, where):
+        if kind == "source":    # a peer's measured file, before its CSV:impl (docs/peers.md)
+            self.sources.append(rec)
+        elif "impl" in rec and (u := [s for s in self.sources if s["impl"] == rec["impl"]
+                                      and s["known"] != "known"]):  # named with its label
+            rec["impl"] += (f" ({u[0]['version']}, " + ", ".join(
+                s["file"].rsplit("/")[-1] for s in u) + " not in the known set)")
         if kind == "meta":
             v = rec["value"]
             self.meta[rec["key"]] = v[0] if len(v) == 1 else v
@@ -140,6 +150,12 @@ class Log:
         return self.benches[-1] if self.benches else None
 
     @property
+    def which(self):
+        """Which block the tools read, in words, if the log holds more than one; else ""."""
+        b, n = self.bench, len(self.benches)
+        return f"the last of {n} benchmark blocks (lines {b.line}-{b.end})" if n > 1 else ""
+
+    @property
     def failed(self):
         """Groups that ended with a FAIL: line, in plan order."""
         return [g for g in self.plan or [] if self.groups.get(g, {}).get("result") == "FAIL"]
@@ -172,10 +188,14 @@ def read(path):
         text = f.read().decode("utf-8", "replace")
     log, bench = Log(path), None
     for n, line in enumerate(text.replace("\r", "").split("\n"), 1):
-        where = f"{path}:{n}"
+        where, line = f"{path}:{n}", STAMP.sub("", line, count=1)
         k = line.find("CSV:begin,")
         if k > 0:
             line = line[k:]      # noise before the first data line of a capture
+        k = line.find("CSV:")
+        if k > 0 and bench is not None:
+            raise Error(f"{where}: {line[:k]!r} before a CSV: record: a per-line timestamp or "
+                        "prefix of a form not read (tio -t's, minicom's [...] timestamps are)")
         if line.startswith("CSV:"):
             raw = next(csv.reader([line[4:]]))
             kind = raw[0] if raw else ""
@@ -192,6 +212,7 @@ def read(path):
                     raise Error(f"{where}: the block from line {bench.line} is damaged: "
                                    f"{bench.records} records with CRC {bench.crc:08x}, "
                                    f"CSV:end says {rec['lines']} and {rec['crc']}")
+                bench.end = n
                 log.benches.append(bench)
                 bench = None
                 continue
@@ -212,10 +233,8 @@ def read(path):
             raise Error(f"{where}: a {tag}: line of no form the protocol knows: {line}")
         f = fm.groupdict()
         log.lines.append((n, tag, form, f))
-        if form == "build_id":
-            log.build_id = f["build_id"]
-        elif form == "verdict":
-            log.verdict = f["verdict"]
+        if form in ("build_id", "verdict"):
+            setattr(log, form, f[form])
         elif form == "phase":
             log.pmu.append(f)
         elif form == "plan":

@@ -36,5 +36,5 @@ kernel-build: $(KERNEL_FAULT_SRCS)
 		$(join $(KERNEL_FAULTS:%=fault-%=),$(KERNEL_FAULT_SRCS))
 kernel-test:
 	$(call kernel_sh,test) $(KERNEL_LIB)
-$(O)/kernel-faults/%/wordmerge.c: lib/wordmerge.c tests/faults.txt tools/apply-fault.sh
-	$(Q)tools/apply-fault.sh tests/faults.txt $* $@
+$(O)/kernel-faults/%/wordmerge.c: lib/wordmerge.c tests/faults.txt tests/apply-fault.sh
+	$(Q)tests/apply-fault.sh tests/faults.txt $* $@

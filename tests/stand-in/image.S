@@ -8,6 +8,8 @@
  *   (default)        prints the image's first line, then nothing
  *   -DSILENT         prints nothing at all
  *   -DEXIT_STATUS=n  prints the first line and "EXIT: STATUS=n"
+ *   -DSHUTDOWN       prints the first line, then ends QEMU (SBI shutdown)
+ *                    with no EXIT: line
  */
 #define STR_(x) #x
 #define STR(x) STR_(x)
@@ -24,8 +26,16 @@ _start:
 	addi	s0, s0, 1
 	j	1b
 #endif
-2:	wfi
-	j	2b
+2:
+#ifdef SHUTDOWN
+	li	a7, 0x53525354	/* SBI system reset (SRST): shutdown, no reason */
+	li	a6, 0
+	li	a0, 0
+	li	a1, 0
+	ecall
+#endif
+3:	wfi
+	j	3b
 
 	.section .rodata
 message:
