@@ -290,6 +290,7 @@ include tools/plugin.mk
 include tests/build.mk
 include tests/bench.mk
 include tests/cycles.mk
+include tests/kernel/kernel.mk
 
 # Every tool a test needs (tools/deps.sh: how each is checked, and its
 # package on Debian, Fedora and Arch; on Debian it installs what is missing).
@@ -305,7 +306,8 @@ TEST_DEPS := make python3 riscv64-unknown-elf-gcc riscv64-unknown-elf-objcopy \
 	qemu-system-riscv64 qemu-system-riscv32 opensbi-firmware setpriv flock gcc gcc-m32 \
 	valgrind clang clang-19 g++ clang-fuzzer s390x-linux-gnu-gcc s390x-libc powerpc-linux-gnu-gcc \
 	powerpc-libc qemu-user-static device-tree-compiler llvm-mca u-boot-qemu-smode \
-	mkimage sfdisk mkfs.vfat mcopy labgrid pyelftools libfdt matplotlib lava-common lava-run tftpd-hpa-config
+	mkimage sfdisk mkfs.vfat mcopy labgrid pyelftools libfdt matplotlib lava-common lava-run tftpd-hpa-config \
+	$(KERNEL_DEPS)
 T ?=
 # The table of tests (tests/stand-in/interrupt.cfg: the tests that interrupt
 # make test run it).

@@ -58,6 +58,12 @@ peer_srcs_newlib := libc/machine/riscv/memcpy.c libc/machine/riscv/memmove-stub.
 peer_code_newlib := $(peer_srcs_newlib) libc/string/memmove.c
 peer_hdrs_newlib :=
 peer_files = $(peer_code_$(1)) $(peer_hdrs_$(1))
+# linux-tree: linux's whole tarball (no file named: tar extracts all), for make
+# kernel-test (tests/kernel/kernel.mk); not one of PEER_NAMES, so make peers
+# leaves its 1.5 GB alone.
+peer_pkg_linux-tree := $(peer_pkg_linux)
+peer_tar_linux-tree := $(peer_tar_linux)
+peer_top_linux-tree := $(peer_top_linux)
 PEER_STAMPS := $(PEER_NAMES:%=$(PEERS_DIR)/%.ok)
 
 PEER_STATE := tests/peers/state.sh

@@ -25,6 +25,7 @@ is the last) runs out, and on SIGINT or SIGTERM, which end the run: the
 running tests and builds are stopped (SIGTERM, SIGKILL 10 s later), one
 line says so, and no verdict is given.  A test stopped by the backstop is a
 TIMEOUT: line, counted as failed, whatever status it was meant to end with.
+A build whose variables say BUILD_BACKSTOP=S has S seconds if that is more.
 
 The table (tests/tests.cfg, its header says more): one test a line, its
 columns split as a shell splits words:
@@ -269,6 +270,10 @@ def tail(path, n=15):
 
 
 def do_build(out, d, variables, targets, env, backstop):
+    # A build that says BUILD_BACKSTOP=S (a Linux kernel: minutes of both cores
+    # on a first run) has S seconds, if more; make takes it as a variable it ignores.
+    backstop = max([backstop] + [int(v.split("=", 1)[1]) for v in variables
+                                 if re.fullmatch(r"BUILD_BACKSTOP=[0-9]+", v)])
     name = os.path.basename(d) + "-" + "-".join(targets)
     log = os.path.join(out, "tests", "build", re.sub(r"[^A-Za-z0-9.+_-]", "-", name) + ".log")
     os.makedirs(os.path.dirname(log), exist_ok=True)
@@ -400,6 +405,8 @@ def main():
     # its groups, three quarters of a plain boot's time, cannot change the
     # verdict of a test that does not look at them.
     env["PEERS_DIR"] = os.path.abspath(os.path.join(out, "peers"))
+    # One kernel build for every build's make kernel-test (tests/kernel/kernel.mk).
+    env["KERNEL_DIR"] = os.path.abspath(os.path.join(out, "kernel"))
     env.setdefault("PEERS", "0")
     env.setdefault("PICOLIBC_REFS", "0")
     start = time.monotonic()

@@ -44,6 +44,7 @@ s390x-linux-gnu-gcc     | -                                 | gcc-s390x-linux-gn
 s390x-libc              | builds s390x-linux-gnu-gcc        | libc6-dev-s390x-cross        | -                      | -
 powerpc-linux-gnu-gcc   | -                                 | gcc-powerpc-linux-gnu        | -                      | -
 powerpc-libc            | builds powerpc-linux-gnu-gcc      | libc6-dev-powerpc-cross      | -                      | -
+kernel-build-tools      | which riscv64-linux-gnu-gcc flex bison bc | gcc-riscv64-linux-gnu flex bison bc | gcc-riscv64-linux-gnu flex bison bc | riscv64-linux-gnu-gcc flex bison bc
 qemu-s390x-static       | -                                 | qemu-user-static             | qemu-user-static       | qemu-user-static
 qemu-ppc-static         | -                                 | qemu-user-static             | qemu-user-static       | qemu-user-static
 qemu-i386-static        | -                                 | qemu-user-static             | qemu-user-static       | qemu-user-static
