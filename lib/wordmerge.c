@@ -102,6 +102,7 @@
  */
 #define HOLD(x) __asm__("" : "+r"(x))
 #define HOLD2(a, b) __asm__("" : "+r"(a), "+r"(b))
+#define HOLD3(a, b, c) __asm__("" : "+r"(a), "+r"(b), "+r"(c))
 #define HOLD4(a, b, c, d) __asm__("" : "+r"(a), "+r"(b), "+r"(c), "+r"(d))
 
 #if defined(__clang__)
@@ -208,7 +209,7 @@ WM_NO_LIBCALLS static inline word wm_edge(const word *p, uintptr_t lo, uintptr_t
 }
 #define EDGE(p, lo, hi) wm_edge(p, (uintptr_t)(lo), (uintptr_t)(hi))
 #else
-#define EDGE(p, lo, hi) (*(p))
+#define EDGE(p, lo, hi) ((void)(lo), (void)(hi), *(p))
 #endif
 
 /*
@@ -578,83 +579,103 @@ static inline const word *wm_words_bwd(word *dw, const word *sw, word *dstop)
 #undef HOLD_GROUP_AND
 
 /*
+ * The merging loop's body, both ways: eight source words in, eight merged
+ * destination words out (64 bytes on rv64).  `carry` is the last source
+ * word of the block before, as loaded; KEEP shifts a word for the
+ * destination word after it in the copy's direction and MOVE for its own
+ * (forward, KEEP is DROP by ls and MOVE is PUSH by rs; backward, the other
+ * way round).  The merged words are left in c and w0..w6, the next carry
+ * in w7.  Each word's KEEP half takes the word's register and each or the
+ * register of the half it finishes, so the body needs ten registers for
+ * words: with the pointers, the bound and the shifts, GCC 12 saves one
+ * register a call, as for the groups of four before it (clang 14 three,
+ * where it saved four).
+ *
+ * The order is the U74's, and the source holds it with empty asm
+ * statements (each holds what its step made and what the next step
+ * reads, so neither GCC's nor clang's scheduler moves a step up or a load
+ * down, nor copies a word between registers): the eight loads, each
+ * beside one ALU op (the carry's shift, dw's step, the first words'
+ * shifts and ors); then the other shifts and ors in independent pairs;
+ * then the eight stores in one run.  In llvm-mca 19's U74 model a store
+ * cannot issue in the cycle after a load or an ALU op, so one run of
+ * stores pays that once a block; two groups of four, each loading,
+ * shifting, oring and storing, paid it twice and waited on each group's
+ * loads: 32 cycles per 64 bytes, where this takes 26.  Both are 43
+ * instructions, so the single-issue U54 takes 43 cycles either way.
+ */
+#define MERGE8(L, KEEP, kb, MOVE, mb, carry, sw, dw, step) \
+	word c, t, w0, w1, w2, w3, w4, w5, w6, w7;                 \
+	w0 = L(0); c = KEEP(carry, kb); HOLD3(w0, c, sw);          \
+	w1 = L(1); dw += step; HOLD3(w1, sw, w0);                  \
+	w2 = L(2); t = MOVE(w0, mb); HOLD4(w2, t, sw, w0);         \
+	w3 = L(3); w0 = KEEP(w0, kb); HOLD4(w3, w0, sw, c);        \
+	w4 = L(4); c |= t; HOLD3(w4, c, sw);                       \
+	w5 = L(5); t = MOVE(w1, mb); HOLD4(w5, t, sw, w1);         \
+	w6 = L(6); w1 = KEEP(w1, kb); HOLD3(w6, w1, sw);           \
+	w7 = L(7); w0 |= t; HOLD4(w7, w0, sw, w2);                 \
+	t = MOVE(w2, mb); w2 = KEEP(w2, kb); HOLD4(t, w2, w1, w3); \
+	w1 |= t; t = MOVE(w3, mb); HOLD3(w1, t, w3);               \
+	w3 = KEEP(w3, kb); w2 |= t; HOLD3(w3, w2, w4);             \
+	t = MOVE(w4, mb); w4 = KEEP(w4, kb); HOLD2(t, w5);         \
+	w3 |= t; t = MOVE(w5, mb); HOLD4(w3, t, w5, w4);           \
+	w5 = KEEP(w5, kb); w4 |= t; HOLD3(w5, w4, w6);             \
+	t = MOVE(w6, mb); w6 = KEEP(w6, kb); HOLD3(t, w6, w7);     \
+	w5 |= t; t = MOVE(w7, mb); HOLD3(w5, t, sw);               \
+	w6 |= t; sw += step; HOLD3(w6, sw, dw);
+
+/*
  * Steps 3 and 4, forward: n >= 1 bytes from s, which is not word-aligned, to
  * the word-aligned d; returns dst.  The aligned source word sw[0] holds s's
  * first WSIZE - off bytes, and `lo` carries the last word loaded from one
  * destination word to the next, so every source word is loaded once and the
- * last one loaded still holds bytes of src.  Groups of four: the four source
- * words are loaded before the first merged word is stored, so that no store
- * waits for the load just before it (larger groups ran out of registers);
- * within a group, the four shifts one way, then the four the other way,
- * then the ors (each step HOLD4: clang otherwise pairs each shift with its
- * or, which waits on it).
+ * last one loaded still holds bytes of src.  Blocks of eight words while
+ * the destination has eight left: the loop runs while dw is at most its
+ * bound, the destination's end less 8 * WSIZE.  The bytes left after it
+ * are bound - dw + 8 * WSIZE, whose low bits (all that the rest reads:
+ * n & 6 * WSIZE, n & WSIZE, n & WMASK) are bound - dw's, so n needs no
+ * register through the loop.
  * A function of its own, called in tail position, so that only this path
- * saves the registers its loop needs.
+ * saves the register its loop needs.
  */
-/*
- * The ors of a group of four, forward and backward alike: m0..m3 hold the
- * words shifted one way, w1, w2, w3 and p3 those shifted the other way.
- */
-#define MERGE4_OR {                                         \
-	HOLD4(m0, m1, m2, m3);                              \
-	HOLD4(w1, w2, w3, p3);                              \
-	m0 |= w1;                                           \
-	m1 |= w2;                                           \
-	m2 |= w3;                                           \
-	m3 |= p3;                                           \
-	HOLD4(m0, m1, m2, m3);                              \
-}
-#define MERGE4_FWD(lo, w1, w2, w3, w4, i) {                 \
-	word m0, m1, m2, m3, p3;                            \
-	w1 = EDGE(sw + (i) + 1, s, (uintptr_t)s + n);       \
-	w2 = EDGE(sw + (i) + 2, s, (uintptr_t)s + n);       \
-	w3 = EDGE(sw + (i) + 3, s, (uintptr_t)s + n);       \
-	w4 = EDGE(sw + (i) + 4, s, (uintptr_t)s + n);       \
-	m0 = DROP(lo, ls);                                  \
-	m1 = DROP(w1, ls);                                  \
-	m2 = DROP(w2, ls);                                  \
-	m3 = DROP(w3, ls);                                  \
-	w1 = PUSH(w1, rs);                                  \
-	w2 = PUSH(w2, rs);                                  \
-	w3 = PUSH(w3, rs);                                  \
-	p3 = PUSH(w4, rs);                                  \
-	MERGE4_OR                                           \
-	dw[(i) + 0] = m0;                                   \
-	dw[(i) + 1] = m1;                                   \
-	dw[(i) + 2] = m2;                                   \
-	dw[(i) + 3] = m3;                                   \
-}
 WM_NO_LIBCALLS static __attribute__((__noinline__))
 void *wm_merge_fwd(void *dst, const unsigned char *s, size_t n, unsigned char *d)
 {
 	uintptr_t off = (uintptr_t)s & WMASK;
+	uintptr_t slim = (uintptr_t)s + n;	/* for EDGE: n changes below */
 	const word *sw = (const word *)((uintptr_t)s - off);
 	word *dw = (word *)d;
 	word *dend;
 	int ls = (int)off * 8;
 	int rs = WBITS - ls;
-	word lo = EDGE(sw, s, (uintptr_t)s + n), w1, w2, w3, hi;
+	word lo = EDGE(sw, s, slim), hi;
 
 	if (WM_SMALL_CODE) {
 		/* One at a time, bottom-tested as in wm_words_fwd. */
 		dend = END(word *, d, n & ~WMASK);
 		if (dw != dend) {
 			do {
-				hi = EDGE(++sw, s, (uintptr_t)s + n);
+				hi = EDGE(++sw, s, slim);
 				*dw++ = MERGE(lo, hi, ls, rs);
 				lo = hi;
 				HOLD(sw);
 			} while (dw != dend);
 		}
 	} else {
-		word *dblk = END(word *, d, n & ~(8 * WSIZE - 1));
+		if (n >= 8 * WSIZE) {
+			uintptr_t bound = (uintptr_t)d + n - 8 * WSIZE;
 
-		while (dw != dblk) {
-			MERGE4_FWD(lo, w1, w2, w3, hi, 0)
-			MERGE4_FWD(hi, w1, w2, w3, lo, 4)
-			dw += 8;
-			sw += 8;
-			HOLD2(dw, sw);
+			/* Else GCC keeps d + n as well, for n below: a save more. */
+			HOLD(bound);
+#define L(i) EDGE(sw + 1 + (i), s, slim)
+			do {
+				MERGE8(L, DROP, ls, PUSH, rs, lo, sw, dw, 8)
+				dw[-8] = c; dw[-7] = w0; dw[-6] = w1; dw[-5] = w2;
+				dw[-4] = w3; dw[-3] = w4; dw[-2] = w5; dw[-1] = w6;
+				lo = w7;
+			} while ((uintptr_t)dw <= bound);
+#undef L
+			n = bound - (uintptr_t)dw;
 		}
 		/*
 		 * The last 0..7 words: pairs, then an odd one.  Both words
@@ -667,8 +688,8 @@ void *wm_merge_fwd(void *dst, const unsigned char *s, size_t n, unsigned char *d
 		while (dw != dend) {
 			word m0 = DROP(lo, ls);
 
-			hi = EDGE(sw + 1, s, (uintptr_t)s + n);
-			lo = EDGE(sw + 2, s, (uintptr_t)s + n);
+			hi = EDGE(sw + 1, s, slim);
+			lo = EDGE(sw + 2, s, slim);
 			HOLD2(hi, lo);
 			dw[0] = m0 | PUSH(hi, rs);
 			dw[1] = MERGE(hi, lo, ls, rs);
@@ -677,7 +698,7 @@ void *wm_merge_fwd(void *dst, const unsigned char *s, size_t n, unsigned char *d
 			HOLD2(dw, sw);
 		}
 		if (n & WSIZE) {
-			hi = EDGE(++sw, s, (uintptr_t)s + n);
+			hi = EDGE(++sw, s, slim);
 			*dw++ = MERGE(lo, hi, ls, rs);
 			lo = hi;
 		}
@@ -693,72 +714,56 @@ void *wm_merge_fwd(void *dst, const unsigned char *s, size_t n, unsigned char *d
 	}
 	return wm_tail_fwd(dst, (unsigned char *)dw, n, lo, (const unsigned char *)sw + off);
 }
-#undef MERGE4_FWD
-
 /*
  * Steps 3 and 4, backward: the n >= 1 bytes below s, which is not
  * word-aligned, to those below the word-aligned e; returns dst.  The mirror
  * image of wm_merge_fwd: the aligned word at s - off holds src's last off
  * bytes, and `hi` carries the last word loaded, going down.
  */
-#define MERGE4_BWD(hi, w1, w2, w3, w4, i) {                 \
-	word m0, m1, m2, m3, p3;                            \
-	w1 = EDGE(sw - (i) - 1, (uintptr_t)s - n, s);       \
-	w2 = EDGE(sw - (i) - 2, (uintptr_t)s - n, s);       \
-	w3 = EDGE(sw - (i) - 3, (uintptr_t)s - n, s);       \
-	w4 = EDGE(sw - (i) - 4, (uintptr_t)s - n, s);       \
-	m0 = PUSH(hi, rs);                                  \
-	m1 = PUSH(w1, rs);                                  \
-	m2 = PUSH(w2, rs);                                  \
-	m3 = PUSH(w3, rs);                                  \
-	w1 = DROP(w1, ls);                                  \
-	w2 = DROP(w2, ls);                                  \
-	w3 = DROP(w3, ls);                                  \
-	p3 = DROP(w4, ls);                                  \
-	MERGE4_OR                                           \
-	dw[-(i) - 1] = m0;                                  \
-	dw[-(i) - 2] = m1;                                  \
-	dw[-(i) - 3] = m2;                                  \
-	dw[-(i) - 4] = m3;                                  \
-}
 WM_NO_LIBCALLS static __attribute__((__noinline__))
 void *wm_merge_bwd(void *dst, const unsigned char *s, size_t n, unsigned char *e)
 {
 	uintptr_t off = (uintptr_t)s & WMASK;
+	uintptr_t slo = (uintptr_t)s - n;	/* for EDGE: n changes below */
 	const word *sw = (const word *)((uintptr_t)s - off);
 	word *dw = (word *)e;
 	word *dstop;
 	int ls = (int)off * 8;
 	int rs = WBITS - ls;
-	word hi = EDGE(sw, (uintptr_t)s - n, s), w1, w2, w3, lo;
+	word hi = EDGE(sw, slo, s), lo;
 
 	if (WM_SMALL_CODE) {
 		dstop = START(word *, e, n & ~WMASK);
 		if (dw != dstop) {
 			do {
-				lo = EDGE(--sw, (uintptr_t)s - n, s);
+				lo = EDGE(--sw, slo, s);
 				*--dw = MERGE(lo, hi, ls, rs);
 				hi = lo;
 				HOLD(dw);	/* held on sw, GCC -Os recomputes dw after the loop */
 			} while (dw != dstop);
 		}
 	} else {
-		word *dblk = START(word *, e, n & ~(8 * WSIZE - 1));
+		if (n >= 8 * WSIZE) {
+			uintptr_t bound = (uintptr_t)e - n + 8 * WSIZE;
 
-		while (dw != dblk) {
-			MERGE4_BWD(hi, w1, w2, w3, lo, 0)
-			MERGE4_BWD(lo, w1, w2, w3, hi, 4)
-			dw -= 8;
-			sw -= 8;
-			HOLD2(dw, sw);
+			HOLD(bound);
+#define L(i) EDGE(sw - 1 - (i), slo, s)
+			do {
+				MERGE8(L, PUSH, rs, DROP, ls, hi, sw, dw, -8)
+				dw[7] = c; dw[6] = w0; dw[5] = w1; dw[4] = w2;
+				dw[3] = w3; dw[2] = w4; dw[1] = w5; dw[0] = w6;
+				hi = w7;
+			} while ((uintptr_t)dw >= bound);
+#undef L
+			n = (uintptr_t)dw - bound;
 		}
 		/* The last 0..7 words: pairs, then an odd one, as forward. */
 		dstop = (word *)((unsigned char *)dw - (n & 6 * WSIZE));
 		while (dw != dstop) {
 			word m0 = PUSH(hi, rs);
 
-			lo = EDGE(sw - 1, (uintptr_t)s - n, s);
-			hi = EDGE(sw - 2, (uintptr_t)s - n, s);
+			lo = EDGE(sw - 1, slo, s);
+			hi = EDGE(sw - 2, slo, s);
 			HOLD2(lo, hi);
 			dw[-1] = DROP(lo, ls) | m0;
 			dw[-2] = MERGE(hi, lo, ls, rs);
@@ -767,7 +772,7 @@ void *wm_merge_bwd(void *dst, const unsigned char *s, size_t n, unsigned char *e
 			HOLD2(dw, sw);
 		}
 		if (n & WSIZE) {
-			lo = EDGE(--sw, (uintptr_t)s - n, s);
+			lo = EDGE(--sw, slo, s);
 			*--dw = MERGE(lo, hi, ls, rs);
 			hi = lo;
 		}
@@ -783,8 +788,7 @@ void *wm_merge_bwd(void *dst, const unsigned char *s, size_t n, unsigned char *e
 	}
 	return wm_tail_bwd(dst, (unsigned char *)dw, n, (const unsigned char *)sw + off, hi);
 }
-#undef MERGE4_BWD
-#undef MERGE4_OR
+#undef MERGE8
 
 /* ---- the four steps ----------------------------------------------------- */
 
