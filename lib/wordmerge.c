@@ -1116,19 +1116,18 @@ bytes:
 			n = (uintptr_t)e - (uintptr_t)dw;
 		}
 		/*
-		 * 2. Whole words: those above the last multiple of 32 eight
-		 * per iteration, the rest 32 per iteration (one copy of the
-		 * big block in the code, not a second one for the odd
-		 * words).  When their count is not a multiple of eight, a
-		 * first block of four goes at dw and the next starts just far
-		 * enough on for the blocks to end where the big blocks begin
-		 * (storing the same value twice over the overlap costs less
-		 * than a loop for the odd words), and one more block of four
-		 * if four are left over.  Both tested only when the count is
-		 * not a multiple of eight: the calls of whole blocks (4 KiB)
-		 * pay one test for them.  Up to four words, the same overlap
-		 * from both ends: the first and the last word, then the
-		 * second and the last but one.
+		 * 2. Whole words.  Up to eight, from both ends at once, the
+		 * ends overlapping (storing the same value twice costs less
+		 * than a test for it): the first and the last word, then the
+		 * second and the last but one, then four more from each end.
+		 * Above eight: those above the last multiple of 32 (the odd
+		 * words) eight per iteration, the rest 32 per iteration (one
+		 * copy of the big block in the code, not a second one for
+		 * the odd words).  When the odd words' count is not a
+		 * multiple of eight, a first block of four goes at dw and the
+		 * next starts just far enough on for the blocks to end where
+		 * the big blocks begin, and one more block of four if four
+		 * are left over.
 		 */
 		if (WM_SMALL_CODE) {
 			dend = END(word *, d, n & ~WMASK);
@@ -1164,46 +1163,74 @@ bytes:
 		} \
 		HOLD(e); \
 	}
-		if (!WM_SMALL_CODE && n >= 5 * WSIZE) {
+		if (!WM_SMALL_CODE && n > 8 * WSIZE) {
 			word *dbig = (word *)((unsigned char *)dw + (n & 31 * WSIZE));
 
 			SPREAD()
 
+			/*
+			 * One test of the odd words' count first: the calls
+			 * of whole big blocks (4 KiB) go straight to them, a
+			 * loop without a test before it (there is at least
+			 * one block), after four decisions where they took
+			 * six.  The others then test the two blocks of four
+			 * alone, without a test whether either is needed:
+			 * one branch fewer for most of them.
+			 */
 #define SET_WORD(i) dw[i] = w;
-			if (n & 7 * WSIZE) {
-				if (n & 3 * WSIZE) {
-					R4(SET_WORD)
-					dw = (word *)((unsigned char *)dw + (n & 3 * WSIZE));
-				}
-				if (n & 4 * WSIZE) {
-					R4(SET_WORD)
-					dw += 4;
-				}
+			if (!(n & 31 * WSIZE))
+				goto big;
+			if (n & 3 * WSIZE) {
+				R4(SET_WORD)
+				dw = (word *)((unsigned char *)dw + (n & 3 * WSIZE));
+			}
+			if (n & 4 * WSIZE) {
+				R4(SET_WORD)
+				dw += 4;
 			}
 			while (dw != dbig) {
 				R8(SET_WORD)
 				dw += 8;
 			}
+			if (dw == dend)
+				goto tail;
 #undef SET_WORD
-#define SET_PAIR(i) dw[i] = w; dw[(i) + 16] = w;
-			while (dw != dend) {
+			/*
+			 * The big blocks step dbig, where the odd words end:
+			 * both ways in find the start in one register (with
+			 * dw, GCC copied it there), and the test above, on
+			 * dw, stays apart from the loop's own (on one
+			 * pointer, GCC made them one block, which the loop
+			 * jumped back to every iteration).
+			 */
+#define SET_PAIR(i) dbig[i] = w; dbig[(i) + 16] = w;
+big:
+			do {
 				R16(SET_PAIR)
-				dw += 32;
-			}
+				dbig += 32;
+			} while (dbig != dend);
 #undef SET_PAIR
 		} else if (!WM_SMALL_CODE) {
 			/*
 			 * The length tested before the first store, which
 			 * then finds the multiply done (the U54 waited for
-			 * it).  One test, whose two ways join before the
+			 * it).  Nested tests, whose ways join before the
 			 * last two stores, and a tail of its own: GCC then
 			 * lays the tail out right after them, where a tail
 			 * shared with the big blocks cost every call of 9 to
-			 * 39 bytes a jump to it (two tests made two ways,
-			 * and one of them jumped as well).
+			 * 39 bytes a jump to it.  Five to eight words here,
+			 * not among the odd words below: their tests and
+			 * blocks of four cost 40 to 64 bytes more than the
+			 * third test costs 24 to 39.
 			 */
 			SPREAD()
 			if (n >= 3 * WSIZE) {
+				if (n >= 5 * WSIZE) {
+					dw[2] = w;
+					dw[3] = w;
+					dend[-4] = w;
+					dend[-3] = w;
+				}
 				dw[1] = w;
 				dend[-2] = w;
 			}
@@ -1219,6 +1246,7 @@ bytes:
 		}
 #undef SPREAD
 		/* 4. The tail: SET_TAIL above; the size-first build's below. */
+tail:
 		if (!WM_SMALL_CODE) {
 			SET_TAIL()
 			return dst;
