@@ -1079,7 +1079,11 @@ bytes:
 		 * in order: the multiply next to the load waited for it and
 		 * held up all behind it (2 to 3 cycles a call in its model).
 		 * HOLD(ones) in SPREAD too: GCC otherwise hoisted the
-		 * multiply above the test of the length again.
+		 * multiply above the test of the length again.  The load
+		 * still waits 3 U74 cycles for its address: GCC 12 writes it
+		 * as one `ld` of a symbol, which the assembler makes `auipc`
+		 * and `ld`, so nothing comes between them wherever it goes
+		 * (moved below dst's head, it cost the mix a cycle a call).
 		 */
 		HOLD(ones);
 		/*
