@@ -1128,10 +1128,9 @@ bytes:
 		 * words) eight per iteration, the rest 32 per iteration (one
 		 * copy of the big block in the code, not a second one for
 		 * the odd words).  When the odd words' count is not a
-		 * multiple of eight, a first block of four goes at dw and the
-		 * next starts just far enough on for the blocks to end where
-		 * the big blocks begin, and one more block of four if four
-		 * are left over.
+		 * multiple of eight, a block of eight goes at dw (there are
+		 * at least nine words) and the next starts just far enough
+		 * on for the blocks to end where the big blocks begin.
 		 */
 		if (WM_SMALL_CODE) {
 			dend = END(word *, d, n & ~WMASK);
@@ -1177,20 +1176,16 @@ bytes:
 			 * of whole big blocks (4 KiB) go straight to them, a
 			 * loop without a test before it (there is at least
 			 * one block), after four decisions where they took
-			 * six.  The others then test the two blocks of four
-			 * alone, without a test whether either is needed:
-			 * one branch fewer for most of them.
+			 * six.  The others then take one block of eight for
+			 * the words above a multiple of eight, one test where
+			 * two blocks of four took two or three.
 			 */
 #define SET_WORD(i) dw[i] = w;
 			if (!(n & 31 * WSIZE))
 				goto big;
-			if (n & 3 * WSIZE) {
-				R4(SET_WORD)
-				dw = (word *)((unsigned char *)dw + (n & 3 * WSIZE));
-			}
-			if (n & 4 * WSIZE) {
-				R4(SET_WORD)
-				dw += 4;
+			if (n & 7 * WSIZE) {
+				R8(SET_WORD)
+				dw = (word *)((unsigned char *)dw + (n & 7 * WSIZE));
 			}
 			while (dw != dbig) {
 				R8(SET_WORD)
@@ -1224,8 +1219,8 @@ big:
 			 * shared with the big blocks cost every call of 9 to
 			 * 39 bytes a jump to it.  Five to eight words here,
 			 * not among the odd words below: their tests and
-			 * blocks of four cost 40 to 64 bytes more than the
-			 * third test costs 24 to 39.
+			 * blocks cost 40 to 64 bytes more than the third test
+			 * costs 24 to 39.
 			 */
 			SPREAD()
 			if (n >= 3 * WSIZE) {
