@@ -1084,7 +1084,11 @@ bytes:
 		 * in order: the multiply next to the load waited for it and
 		 * held up all behind it (2 to 3 cycles a call in its model).
 		 * HOLD(ones) in SPREAD too: GCC otherwise hoisted the
-		 * multiply above the test of the length again.
+		 * multiply above the test of the length again.  The load
+		 * still waits 3 U74 cycles for its address: GCC 12 writes it
+		 * as one `ld` of a symbol, which the assembler makes `auipc`
+		 * and `ld`, so nothing comes between them wherever it goes
+		 * (moved below dst's head, it cost the mix a cycle a call).
 		 */
 		HOLD(ones);
 		/*
@@ -1121,19 +1125,17 @@ bytes:
 			n = (uintptr_t)e - (uintptr_t)dw;
 		}
 		/*
-		 * 2. Whole words: those above the last multiple of 32 eight
-		 * per iteration, the rest 32 per iteration (one copy of the
-		 * big block in the code, not a second one for the odd
-		 * words).  When their count is not a multiple of eight, a
-		 * first block of four goes at dw and the next starts just far
-		 * enough on for the blocks to end where the big blocks begin
-		 * (storing the same value twice over the overlap costs less
-		 * than a loop for the odd words), and one more block of four
-		 * if four are left over.  Both tested only when the count is
-		 * not a multiple of eight: the calls of whole blocks (4 KiB)
-		 * pay one test for them.  Up to four words, the same overlap
-		 * from both ends: the first and the last word, then the
-		 * second and the last but one.
+		 * 2. Whole words.  Up to eight, from both ends at once, the
+		 * ends overlapping (storing the same value twice costs less
+		 * than a test for it): the first and the last word, then the
+		 * second and the last but one, then four more from each end.
+		 * Above eight: those above the last multiple of 32 (the odd
+		 * words) eight per iteration, the rest 32 per iteration (one
+		 * copy of the big block in the code, not a second one for
+		 * the odd words).  When the odd words' count is not a
+		 * multiple of eight, a block of eight goes at dw (there are
+		 * at least nine words) and the next starts just far enough
+		 * on for the blocks to end where the big blocks begin.
 		 */
 		if (WM_SMALL_CODE) {
 			dend = END(word *, d, n & ~WMASK);
@@ -1148,46 +1150,98 @@ bytes:
 			HOLD(dend);
 		}
 #define SPREAD() HOLD(ones); w = (word)b * ones; HOLD(w);
-		if (!WM_SMALL_CODE && n >= 5 * WSIZE) {
+/*
+ * 4. The tail (written here, used by both ways to the words below).  The
+ * speed-first build stores the last WSIZE - 1 bytes whenever dst's end is
+ * not aligned, some of them again, rather than test which of them: at
+ * least one whole word lies below them.  HOLD(e): clang otherwise merged
+ * these stores with the byte path's last ones, into one block that
+ * computed each address.
+ */
+#define SET_TAIL() \
+	if ((unsigned char *)dend != e) { \
+		e[-1] = b; \
+		e[-2] = b; \
+		e[-3] = b; \
+		if (WSIZE == 8) { \
+			e[-4] = b; \
+			e[-5] = b; \
+			e[-6] = b; \
+			e[-7] = b; \
+		} \
+		HOLD(e); \
+	}
+		if (!WM_SMALL_CODE && n > 8 * WSIZE) {
 			word *dbig = (word *)((unsigned char *)dw + (n & 31 * WSIZE));
 
 			SPREAD()
 
+			/*
+			 * One test of the odd words' count first: the calls
+			 * of whole big blocks (4 KiB) go straight to them, a
+			 * loop without a test before it (there is at least
+			 * one block), after four decisions where they took
+			 * six.  The others then take one block of eight for
+			 * the words above a multiple of eight, one test where
+			 * two blocks of four took two or three.
+			 */
 #define SET_WORD(i) dw[i] = w;
+			if (!(n & 31 * WSIZE))
+				goto big;
 			if (n & 7 * WSIZE) {
-				if (n & 3 * WSIZE) {
-					R4(SET_WORD)
-					dw = (word *)((unsigned char *)dw + (n & 3 * WSIZE));
-				}
-				if (n & 4 * WSIZE) {
-					R4(SET_WORD)
-					dw += 4;
-				}
+				R8(SET_WORD)
+				dw = (word *)((unsigned char *)dw + (n & 7 * WSIZE));
 			}
 			while (dw != dbig) {
 				R8(SET_WORD)
 				dw += 8;
 			}
+			if (dw == dend)
+				goto tail;
 #undef SET_WORD
-#define SET_PAIR(i) dw[i] = w; dw[(i) + 16] = w;
-			while (dw != dend) {
+			/*
+			 * The big blocks step dbig, where the odd words end:
+			 * both ways in find the start in one register (with
+			 * dw, GCC copied it there), and the test above, on
+			 * dw, stays apart from the loop's own (on one
+			 * pointer, GCC made them one block, which the loop
+			 * jumped back to every iteration).
+			 */
+#define SET_PAIR(i) dbig[i] = w; dbig[(i) + 16] = w;
+big:
+			do {
 				R16(SET_PAIR)
-				dw += 32;
-			}
+				dbig += 32;
+			} while (dbig != dend);
 #undef SET_PAIR
 		} else if (!WM_SMALL_CODE) {
 			/*
 			 * The length tested before the first store, which
 			 * then finds the multiply done (the U54 waited for
-			 * it); GCC makes the two tests one branch.
+			 * it).  Nested tests, whose ways join before the
+			 * last two stores, and a tail of its own: GCC then
+			 * lays the tail out right after them, where a tail
+			 * shared with the big blocks cost every call of 9 to
+			 * 39 bytes a jump to it.  Five to eight words here,
+			 * not among the odd words below: their tests and
+			 * blocks cost 40 to 64 bytes more than the third test
+			 * costs 24 to 39.
 			 */
 			SPREAD()
-			if (n >= 3 * WSIZE)
+			if (n >= 3 * WSIZE) {
+				if (n >= 5 * WSIZE) {
+					dw[2] = w;
+					dw[3] = w;
+					dend[-4] = w;
+					dend[-3] = w;
+				}
 				dw[1] = w;
+				dend[-2] = w;
+			}
 			dw[0] = w;
 			dend[-1] = w;
-			if (n >= 3 * WSIZE)
-				dend[-2] = w;
+			SET_TAIL()
+			return dst;
 		} else if (dw != dend) {
 			SPREAD()
 			do
@@ -1195,29 +1249,13 @@ bytes:
 			while (dw != dend);
 		}
 #undef SPREAD
-		/*
-		 * 4. The tail.  The speed-first build stores the last
-		 * WSIZE - 1 bytes whenever dst's end is not aligned, some of
-		 * them again, rather than test which of them: at least one
-		 * whole word lies below them.  HOLD(e): clang otherwise
-		 * merged these stores with the byte path's last ones, into
-		 * one block that computed each address.
-		 */
+		/* 4. The tail: SET_TAIL above; the size-first build's below. */
+tail:
 		if (!WM_SMALL_CODE) {
-			if ((unsigned char *)dend != e) {
-				e[-1] = b;
-				e[-2] = b;
-				e[-3] = b;
-				if (WSIZE == 8) {
-					e[-4] = b;
-					e[-5] = b;
-					e[-6] = b;
-					e[-7] = b;
-				}
-				HOLD(e);
-			}
+			SET_TAIL()
 			return dst;
 		}
+#undef SET_TAIL
 		d = (unsigned char *)dend;
 		n &= WMASK;
 	}
