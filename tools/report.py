@@ -50,7 +50,7 @@ CORES = tuple(core for core, _ in cycles.CORES)     # u74, u54: the cycle model'
 BOARDS = (("u74", r"jh71[01]0|visionfive|unmatched|fu740|star64|beaglev|pinetab-v|milk-?v.?mars"
                   r"|u74"), ("u54", r"unleashed|fu540|mpfs|icicle|polarfire|u54"))
 # A target line (tests/bench-targets.txt): function n pairs kind bound [ceiling], function mix
-# class kind bound [ceiling] (the mean over the fleet call mix's calls), or size opt what kind bound.
+# class kind bound [ceiling] (the mean over the fleet mix's calls), or size opt what kind bound.
 NUM = r"(\d+(?:\.\d*)?)"
 TARGET = re.compile(r"(?:(\S+) (?:(\d+) (al|mis|any|\d(?:,\d)?) (per_call|per_byte|memcpy\+|(?:u74|u54)_"
                     r"per_(?:call|byte))|mix (all|\d+(?:-\d+)?) (per_call|(?:u74|u54)_per_call))"
@@ -490,7 +490,7 @@ def cmd_summary(args):
 
 def cmd_cycles(a):
     """make cycles' tables from the model's CSV (and lib built by clang, its own columns): the
-    cells as a log's sweep tables, the fleet call mix as a log's, and ours over the fastest other."""
+    cells as a log's sweep tables, the fleet mix as a log's, and ours over the fastest other."""
     head, model = cycles.read_csv(a.csv, a.impl)
     for kind, cells in (cycles.read_csv(a.clang, a.impl)[1] if a.clang else {}).items():
         model[kind].update({(k[0], f"{k[1]} (clang)", *k[2:]): dict(r, impl=f"{k[1]} (clang)")

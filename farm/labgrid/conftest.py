@@ -45,7 +45,9 @@ def _read_until_exit(console, deadline):
 
 def _boot_board(target, deadline, load):
     from labgrid.driver import TFTPProviderDriver, UBootDriver
-    power, uboot, image = target.get_driver("PowerProtocol"), target.get_driver(UBootDriver, activate=False), "wordmerge.bin"
+    power = target.get_driver("PowerProtocol")
+    uboot = target.get_driver(UBootDriver, activate=False)
+    image = "wordmerge.bin"
     if any(isinstance(d, TFTPProviderDriver) for d in target.drivers):
         path = target.env.config.get_image_path("wordmerge")
         tftp = target.get_driver(TFTPProviderDriver)

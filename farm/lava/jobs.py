@@ -76,7 +76,9 @@ def run(a):
     shutil.rmtree(a.out, ignore_errors=True)
     os.makedirs(a.out)
     os.makedirs("/srv/tftp", exist_ok=True)  # LAVA's TFTP folder (/etc/default/tftpd-hpa)
-    path, log, job_id = os.path.join(a.out, "job.yaml"), os.path.join(a.out, "lava-run.log"), f"wm-{os.getpid()}"
+    path = os.path.join(a.out, "job.yaml")
+    log = os.path.join(a.out, "lava-run.log")
+    job_id = f"wm-{os.getpid()}"
     with open(path, "w", encoding="utf-8") as f:
         f.write(dump(job(a.board, image="file://" + os.path.abspath(a.image),
                          device_type=device["device_type"])))
