@@ -300,13 +300,16 @@ include tests/kernel/kernel.mk
 # which tools/elf.py, tests/dtb-corrupt.py, the farm tests of tests/tests.cfg and
 # farm/lava/jobs.py run; tftpd-hpa-config:
 # LAVA's tftp deploy takes its folder from /etc/default/tftpd-hpa (the daemon
-# itself is not needed, nor left running).
+# itself is not needed, nor left running).  llvm-symbolizer: clang's sanitizers
+# name a report's frames with the one on the PATH (Debian's llvm-19 brings only
+# llvm-symbolizer-19).
 TEST_DEPS := make python3 riscv64-unknown-elf-gcc riscv64-unknown-elf-objcopy \
 	riscv64-unknown-elf-readelf picolibc linux-source-6.1 glibc-source newlib-source \
 	qemu-system-riscv64 qemu-system-riscv32 opensbi-firmware setpriv flock gcc gcc-m32 \
-	valgrind clang clang-19 g++ clang-fuzzer s390x-linux-gnu-gcc s390x-libc powerpc-linux-gnu-gcc \
-	powerpc-libc qemu-user-static device-tree-compiler llvm-mca u-boot-qemu-smode \
-	mkimage sfdisk mkfs.vfat mcopy labgrid pyelftools libfdt matplotlib lava-common lava-run tftpd-hpa-config \
+	valgrind clang clang-19 llvm-symbolizer g++ clang-fuzzer \
+	s390x-linux-gnu-gcc s390x-libc powerpc-linux-gnu-gcc powerpc-libc qemu-user-static \
+	device-tree-compiler llvm-mca u-boot-qemu-smode mkimage sfdisk mkfs.vfat mcopy \
+	labgrid pyelftools libfdt matplotlib lava-common lava-run tftpd-hpa-config \
 	$(KERNEL_DEPS)
 T ?=
 # The table of tests (tests/stand-in/interrupt.cfg: the tests that interrupt

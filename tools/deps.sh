@@ -38,6 +38,7 @@ valgrind                | -                                 | valgrind          
 gcc-m32                 | builds gcc -m32                   | gcc-12-multilib              | glibc-devel.i686       | lib32-glibc
 clang                   | -                                 | clang                        | clang                  | clang
 clang-19                | builds clang-19 -fsanitize=thread | clang-19 libclang-rt-19-dev  | -                      | -
+llvm-symbolizer         | -                                 | llvm                         | llvm                   | llvm
 g++                     | -                                 | g++                          | gcc-c++                | gcc
 clang-fuzzer            | clang_rt fuzzer                   | libclang-rt-14-dev           | compiler-rt            | compiler-rt
 s390x-linux-gnu-gcc     | -                                 | gcc-s390x-linux-gnu          | gcc-s390x-linux-gnu    | -
