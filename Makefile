@@ -278,7 +278,7 @@ $(IMG).dis: $(IMG).elf
 -include $(IMG_OBJS:.o=.d)
 
 # --- tests ---------------------------------------------------------------------
-# tests/tests.cfg is the list of tests, one a line; tests/run.py builds what
+# tests/tests.cfg is the list of tests, a record each; tests/run.py builds what
 # they need (tests/build.mk: the host and cross programs, the device trees)
 # and runs them, -j from make -j or else the number of cores.
 #   make test               install the Debian packages the tests need, run them all
