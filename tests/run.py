@@ -88,9 +88,8 @@ TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CFG = os.path.join(TOP, "tests", "tests.cfg")
 BACKSTOP_S = 900          # every tool has its own timeout; this is the last
 SKIP_STATUS = 77
-BOOT = ('boot() { O="$B" ./run-qemu.sh --no-build --no-icount --timeout 300 '
-        '--elf "$ELF" --log "$LOG" "$@"; }\n'
-        'runelf() { python3 tests/run.py --exec "$@"; }\n')
+# Every command's prelude: its functions (boot, runelf, the long checks).
+BOOT = ". tests/checks.sh\n"
 # The qemu-user that runs an ELF of each e_machine (the ELF header's field),
 # for a host whose kernel cannot; and the line that says so, the same for
 # every test it happens to, so that run.py prints it once.
