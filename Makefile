@@ -166,7 +166,8 @@ endif
 ifneq ($(LIB_CC),gcc)
 $(IMG_DIR)/obj/$(LIB_SRC).o: CC = $(LIB_CC) --target=riscv64-unknown-elf -march=rv64imac
 $(IMG_DIR)/obj/$(LIB_SRC).o: IMG_CFLAGS += -isystem $(PICOLIBC_INC)
-$(IMG_DIR)/obj/$(LIB_SRC).o: NOT_CLANG := -march=% -mstrict-align --specs=% -fno-tree-loop-distribute-patterns
+$(IMG_DIR)/obj/$(LIB_SRC).o: NOT_CLANG := -march=% -mstrict-align --specs=% \
+	-fno-tree-loop-distribute-patterns
 # clang 19's DWARF 5 location and range lists carry ULEB128 relocations
 # (R_RISCV_SET_ULEB128), unknown to Debian 12's binutils 2.40, whose ld
 # crashes on them: DWARF 4 from it.
@@ -306,8 +307,8 @@ TEST_DEPS := make python3 riscv64-unknown-elf-gcc riscv64-unknown-elf-objcopy \
 	qemu-system-riscv64 qemu-system-riscv32 opensbi-firmware setpriv flock gcc gcc-m32 \
 	valgrind clang clang-19 g++ clang-fuzzer s390x-linux-gnu-gcc s390x-libc powerpc-linux-gnu-gcc \
 	powerpc-libc qemu-user-static device-tree-compiler llvm-mca u-boot-qemu-smode \
-	mkimage sfdisk mkfs.vfat mcopy labgrid pyelftools libfdt matplotlib lava-common lava-run tftpd-hpa-config \
-	$(KERNEL_DEPS)
+	mkimage sfdisk mkfs.vfat mcopy labgrid pyelftools libfdt matplotlib lava-common lava-run \
+	tftpd-hpa-config $(KERNEL_DEPS)
 T ?=
 # The table of tests (tests/stand-in/interrupt.cfg: the tests that interrupt
 # make test run it).

@@ -352,7 +352,8 @@ def do_build(out, d, variables, targets, env, backstop):
     if how == "interrupted":
         return how
     if how == "timeout":
-        return f"`{shlex.join(cmd)}` TIMEOUT: killed by run.py after {backstop} s (log {log}):\n{tail(log)}"
+        return (f"`{shlex.join(cmd)}` TIMEOUT: killed by run.py after {backstop} s "
+                f"(log {log}):\n{tail(log)}")
     if rc:
         return f"`{shlex.join(cmd)}` failed (status {rc}, log {log}):\n{tail(log)}"
     say(f"  BUILD   {d}: {' '.join(variables + targets)} ({secs:.0f} s)")
@@ -396,7 +397,8 @@ def do_test(t, out, env, durations, backstop):
     tenv = dict(env, O=ab(out), B=ab(d), T=ab(tdir), LOG=ab(os.path.join(tdir, "run.log")),
                 ELF=ab(os.path.join(d, "virt", "wordmerge.elf")))
     outfile = os.path.join(tdir, "out")
-    rc, secs, how = run(["bash", "-c", "set -o pipefail\n" + BOOT + t.cmd], outfile, tenv, backstop, t.name)
+    rc, secs, how = run(["bash", "-c", "set -o pipefail\n" + BOOT + t.cmd], outfile, tenv,
+                        backstop, t.name)
     if how == "interrupted":
         return how
     durations[t.name] = secs
@@ -415,7 +417,8 @@ def do_test(t, out, env, durations, backstop):
                 said.add(line)
                 print(line, flush=True)
     if verdict == "FAIL":
-        say("\n".join(filter(None, [tail(outfile), f"FAIL: {t.name}: {why} ({secs:.0f} s, output {outfile})"])))
+        say("\n".join(filter(None, [tail(outfile),
+                                     f"FAIL: {t.name}: {why} ({secs:.0f} s, output {outfile})"])))
     else:
         say(f"{verdict}: {t.name}: {why} ({secs:.0f} s)")
     return verdict
@@ -431,8 +434,10 @@ def main():
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, lambda signum, frame: interrupted.append(signum))
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("-j", type=int, default=default_jobs(), help="tests at once (default: make -j, else cores)")
-    ap.add_argument("-O", default="build", help="the folder of the tests and their builds (default build)")
+    ap.add_argument("-j", type=int, default=default_jobs(),
+                    help="tests at once (default: make -j, else cores)")
+    ap.add_argument("-O", default="build",
+                    help="the folder of the tests and their builds (default build)")
     ap.add_argument("--table", default=CFG)
     ap.add_argument("--backstop", type=int, default=BACKSTOP_S, metavar="S",
                     help=f"end a test or build after S seconds (default {BACKSTOP_S})")
@@ -582,8 +587,9 @@ def main():
                     killpg(p.pid, signal.SIGKILL)
     if interrupted:
         name = signal.Signals(interrupted[0]).name
-        print(f"run.py: interrupted by {name}: ended what was running ({', '.join(stopped) or 'nothing'}); "
-              f"no verdict ({tally['PASS']} passed, {tally['FAIL'] + tally['TIMEOUT']} failed before that)",
+        print(f"run.py: interrupted by {name}: ended what was running "
+              f"({', '.join(stopped) or 'nothing'}); no verdict ({tally['PASS']} passed, "
+              f"{tally['FAIL'] + tally['TIMEOUT']} failed before that)",
               flush=True)
         return 128 + interrupted[0]
     with open(tfile + ".tmp", "w", encoding="utf-8") as f:
@@ -595,7 +601,8 @@ def main():
     if a.strict and tally["SKIP"]:
         print(f"run.py: error: --strict (make test STRICT=1): {tally['SKIP']} tests skipped")
     # The closing line alone, as test runners' readers know it.
-    print(f"{tally['PASS']} passed, {tally['FAIL'] + tally['TIMEOUT']} failed, {tally['SKIP']} skipped")
+    print(f"{tally['PASS']} passed, {tally['FAIL'] + tally['TIMEOUT']} failed, "
+          f"{tally['SKIP']} skipped")
     return 1 if tally["FAIL"] or tally["TIMEOUT"] or a.strict and tally["SKIP"] else 0
 
 
