@@ -166,7 +166,8 @@ endif
 ifneq ($(LIB_CC),gcc)
 $(IMG_DIR)/obj/$(LIB_SRC).o: CC = $(LIB_CC) --target=riscv64-unknown-elf -march=rv64imac
 $(IMG_DIR)/obj/$(LIB_SRC).o: IMG_CFLAGS += -isystem $(PICOLIBC_INC)
-$(IMG_DIR)/obj/$(LIB_SRC).o: NOT_CLANG := -march=% -mstrict-align --specs=% -fno-tree-loop-distribute-patterns
+$(IMG_DIR)/obj/$(LIB_SRC).o: NOT_CLANG := -march=% -mstrict-align --specs=% \
+	-fno-tree-loop-distribute-patterns
 # clang 19's DWARF 5 location and range lists carry ULEB128 relocations
 # (R_RISCV_SET_ULEB128), unknown to Debian 12's binutils 2.40, whose ld
 # crashes on them: DWARF 4 from it.
@@ -278,7 +279,7 @@ $(IMG).dis: $(IMG).elf
 -include $(IMG_OBJS:.o=.d)
 
 # --- tests ---------------------------------------------------------------------
-# tests/tests.cfg is the list of tests, one a line; tests/run.py builds what
+# tests/tests.cfg is the list of tests, a record each; tests/run.py builds what
 # they need (tests/build.mk: the host and cross programs, the device trees)
 # and runs them, -j from make -j or else the number of cores.
 #   make test               install the Debian packages the tests need, run them all

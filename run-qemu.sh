@@ -81,9 +81,9 @@
 # qemu-system-riscv64, OpenSBI's firmware (QEMU's own, for --bios default),
 # /usr/bin/python3 with pyelftools (tools/elf.py), setpriv and flock;
 # building also make, the cross gcc, picolibc, and the peers' source packages
-# if they can be had (docs/peers.md: without one, that peer is left out); --via-uboot Debian's U-Boot for QEMU, mkimage,
-# sfdisk, mkfs.vfat, mcopy and the cross objcopy; --check-alignment make
-# and gcc (the plugin).
+# if they can be had (docs/peers.md: without one, that peer is left out); --via-uboot
+# Debian's U-Boot for QEMU, mkimage, sfdisk, mkfs.vfat, mcopy and the cross objcopy;
+# --check-alignment make and gcc (the plugin).
 #
 # Exit status:
 #   0..122  the image's status (its EXIT: STATUS=n line): 0 every check
@@ -143,7 +143,8 @@ cleanup() {
 }
 on_signal() { # INT or TERM
 	trap '' INT TERM
-	echo "run-qemu.sh: interrupted by SIG$1: ending QEMU and the rest of the run${log:+ (log: $log)}" >&2
+	echo "run-qemu.sh: interrupted by SIG$1: ending QEMU and the rest of the run${log:+ (log: $log)}" \
+		>&2
 	cleanup
 	trap - EXIT "$1"
 	kill -s "$1" $$
@@ -273,11 +274,15 @@ locked_make() {
 
 # make splits its targets' names at white space (the image, the plugin).
 case "$build$check_align:$odir" in 00:*) ;; *[[:space:]]*)
-	die "cannot build in '$odir': make splits a path at its spaces; use another O= or --no-build --elf FILE" ;;
+	die "cannot build in '$odir': make splits a path at its spaces;" \
+		"use another O= or --no-build --elf FILE" ;;
 esac
 if [ "$build" = 1 ]; then
 	# The link's -Wl,-Map=FILE would split FILE at a comma.
-	case "$odir" in *,*) die "cannot build in $odir: the image's link splits a path at its commas; use another O= or --no-build --elf FILE" ;; esac
+	case "$odir" in *,*)
+		die "cannot build in $odir: the image's link splits a path at its commas;" \
+			"use another O= or --no-build --elf FILE" ;;
+	esac
 	locked_make PLATFORM=virt IMPL="$impl" IMPL_MUST_ALIGN="$must_align" all ||
 		die "build failed (make O=$O PLATFORM=virt${impl:+ IMPL=\"$impl\"} all)"
 fi
@@ -397,8 +402,8 @@ echo "run-qemu.sh: qemu-system-riscv64 ${qemu_args[*]}" >&2
 # How the log was made, beside it as LOG.run (make bench's logs too; make
 # report shows it): the command line, QEMU's version and when, the image.
 { printf '%q ' "$0" "${args[@]}"; echo
-  TZ=UTC printf '(%s, %(%Y-%m-%d %H:%M)T UTC, host %s)\n' "$(qemu-system-riscv64 --version | head -n 1)" -1 \
-	"$(uname -m)"
+  TZ=UTC printf '(%s, %(%Y-%m-%d %H:%M)T UTC, host %s)\n' \
+	"$(qemu-system-riscv64 --version | head -n 1)" -1 "$(uname -m)"
   echo "image: $(readlink -f -- "$elf")"; } >"$log.run" 2>/dev/null
 setpriv --pdeathsig KILL qemu-system-riscv64 "${qemu_args[@]}" </dev/null >"$log" 2>&1 &
 qpid=$!
@@ -464,21 +469,29 @@ if [ "$ended" = timeout ]; then
 fi
 if [ "$ended" = silence ]; then
 	if [ -z "$out_at" ]; then
-		echo "run-qemu.sh: error: silence: QEMU printed nothing at all within ${silence_s}s of its start (--silence; log: $log)" >&2
+		echo "run-qemu.sh: error: silence: QEMU printed nothing at all within ${silence_s}s" \
+			"of its start (--silence; log: $log)" >&2
 	else
-		echo "run-qemu.sh: error: silence: no line from the image within ${silence_s}s of OpenSBI's first output: OpenSBI${uboot:+ or U-Boot} stopped, or the image prints nothing (--silence; log: $log)" >&2
+		echo "run-qemu.sh: error: silence: no line from the image within ${silence_s}s" \
+			"of OpenSBI's first output: OpenSBI${uboot:+ or U-Boot} stopped," \
+			"or the image prints nothing (--silence; log: $log)" >&2
 	fi
 	exit 123
 fi
 line=$(tr -d '\r' <"$log" | grep -a '^EXIT: STATUS=' | tail -n 1)
 if [ -z "$line" ]; then
-	echo "run-qemu.sh: error: QEMU ended (status $qemu_rc) without an EXIT: line: truncated run? (log: $log)" >&2
+	echo "run-qemu.sh: error: QEMU ended (status $qemu_rc) without an EXIT: line:" \
+		"truncated run? (log: $log)" >&2
 	exit 125
 fi
 status=${line#EXIT: STATUS=}
-case "$status" in '' | *[!0-9]* | 0?*) echo "run-qemu.sh: error: malformed line '$line' (log: $log)" >&2; exit 125 ;; esac
+case "$status" in '' | *[!0-9]* | 0?*)
+	echo "run-qemu.sh: error: malformed line '$line' (log: $log)" >&2
+	exit 125 ;;
+esac
 if [ "${#status}" -gt 3 ] || [ "$status" -gt 122 ]; then
-	echo "run-qemu.sh: error: the image's status $status is not 0..122, whose meaning is the image's (log: $log)" >&2
+	echo "run-qemu.sh: error: the image's status $status is not 0..122," \
+		"whose meaning is the image's (log: $log)" >&2
 	exit 125
 fi
 if [ "$has_finisher" = 1 ] && [ "$ended" = exited ] && [ "$qemu_rc" != "$status" ]; then

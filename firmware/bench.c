@@ -778,7 +778,8 @@ int bench_run(const struct fdt_info *fdt, const char *mode)
 	trace_mode = strcmp(mode, "trace") == 0;
 	quick_mode = strcmp(mode, "quick") == 0;
 	if (base < fdt->mem_base || base + need > fdt->mem_base + fdt->mem_size) {
-		proto_line(TAG_FAIL, "the benchmark needs %llu MiB of RAM after the image (0x%lx); the device tree gives 0x%llx..0x%llx (run QEMU with -m 256M or more)\n",
+		proto_line(TAG_FAIL, "the benchmark needs %llu MiB of RAM after the image (0x%lx); "
+			   "the device tree gives 0x%llx..0x%llx (run QEMU with -m 256M or more)\n",
 		       (unsigned long long)(need >> 20), (unsigned long)base,
 		       (unsigned long long)fdt->mem_base,
 		       (unsigned long long)(fdt->mem_base + fdt->mem_size));

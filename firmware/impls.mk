@@ -52,13 +52,19 @@ $(if $(word 5,$(IMPL)),$(error impl: error: $(words $(IMPL)) implementations giv
 define impl_check
 $(if $(findstring =,$(1)),,$(call impl_err,$(1),not NAME=FILE))
 $(if $(filter =%,$(1)),$(call impl_err,$(1),the NAME before = is empty))
-$(if $(or $(findstring ',$(impl_name)),$(shell printf '%s\n' '$(impl_name)' | grep -qx '[a-z0-9_]*' || echo bad)),$(call impl_err,$(1),NAME '$(impl_name)' may hold only a-z 0-9 _))
-$(if $(filter $(impl_name),$(IMPL_BUILTIN)),$(call impl_err,$(1),'$(impl_name)' is a built-in implementation's name (built-in: $(IMPL_BUILTIN))))
-$(if $(word 2,$(filter $(impl_name),$(IMPL_NAMES))),$(call impl_err,$(1),NAME '$(impl_name)' is given twice))
+$(if $(or $(findstring ',$(impl_name)),$(shell printf '%s\n' '$(impl_name)' | \
+	grep -qx '[a-z0-9_]*' || echo bad)),$(call impl_err,$(1),NAME '$(impl_name)' may hold only \
+	a-z 0-9 _))
+$(if $(filter $(impl_name),$(IMPL_BUILTIN)),$(call impl_err,$(1),'$(impl_name)' is a built-in \
+	implementation's name (built-in: $(IMPL_BUILTIN))))
+$(if $(word 2,$(filter $(impl_name),$(IMPL_NAMES))),$(call impl_err,$(1),NAME '$(impl_name)' is \
+	given twice))
 $(if $(impl_file),,$(call impl_err,$(1),the FILE after = is empty))
 $(if $(wildcard $(impl_file)),,$(call impl_err,$(1),no such file: $(impl_file)))
-$(if $(shell test -f $(call shq,$(impl_file)) && test -r $(call shq,$(impl_file)) && echo ok),,$(call impl_err,$(1),$(impl_file) is not a regular file this user can read))
-$(if $(filter %.c %.S %.s %.o,$(impl_file)),,$(call impl_err,$(1),$(impl_file) is not a C source (.c) nor assembly (.S or .s) nor an object (.o)))
+$(if $(shell test -f $(call shq,$(impl_file)) && test -r $(call shq,$(impl_file)) && echo ok),, \
+	$(call impl_err,$(1),$(impl_file) is not a regular file this user can read))
+$(if $(filter %.c %.S %.s %.o,$(impl_file)),,$(call impl_err,$(1),$(impl_file) is not a C source \
+	(.c) nor assembly (.S or .s) nor an object (.o)))
 IMPL_LIST += $(impl_name):user_$(impl_name):user
 impl_obj_user_$(impl_name) := $(IMG_DIR)/obj/user-$(impl_name).o
 impl_src_$(impl_name) := $(impl_file)
@@ -107,15 +113,18 @@ $(IMG_DIR)/obj/user/$(1).stamp: FORCE
 $(IMG_DIR)/obj/user/$(1).o: $(impl_src_$(1)) $(IMG_DIR)/obj/user/$(1).stamp
 	@mkdir -p $$(@D)
 	$$(quiet) CC "$$< (IMPL $(1))"
-	$$(Q)$(if $(filter %.o,$(impl_src_$(1))),cp $$(call shq,$$<) $$@,$$(CC) $$(IMPL_SRC_CFLAGS) -c $$(call shq,$$<) -o $$@ || \
-		{ echo "impl: error: $(1)=$(impl_src_$(1)): does not compile (the compiler's messages above)" >&2; exit 1; })
+	$$(Q)$(if $(filter %.o,$(impl_src_$(1))),cp $$(call shq,$$<) $$@,$$(CC) $$(IMPL_SRC_CFLAGS) \
+		-c $$(call shq,$$<) -o $$@ || \
+		{ echo "impl: error: $(1)=$(impl_src_$(1)): does not compile" \
+			"(the compiler's messages above)" >&2; exit 1; })
 $(IMG_DIR)/obj/user-$(1).o: $(IMG_DIR)/obj/user/$(1).o tools/extract-refs.sh tools/elf.py \
 		firmware/impls.mk
 	$$(quiet) REFS $$@
 	$$(Q)why=$$$$(/usr/bin/python3 tools/elf.py user $$<) || \
 		{ echo "impl: error: $(1)=$(impl_src_$(1)): $$$$why" >&2; exit 1; }; \
 	tools/extract-refs.sh $(CROSS_COMPILE) user_$(1) $$@ $$< && \
-	l=$$$$($(CROSS_COMPILE)nm --defined-only $$@ | awk '$$$$2 == "t" { print "--redefine-sym " $$$$3 "=user_$(1)_" $$$$3 }'); \
+	l=$$$$($(CROSS_COMPILE)nm --defined-only $$@ | \
+		awk '$$$$2 == "t" { print "--redefine-sym " $$$$3 "=user_$(1)_" $$$$3 }'); \
 	[ -z "$$$$l" ] || $(OBJCOPY) $$$$l $$@
 endef
 $(foreach n,$(IMPL_NAMES),$(eval $(call impl_rules,$(n))))

@@ -124,7 +124,8 @@ static enum misalign_verdict misalign_setup(void)
 	struct misalign_counts before, after;
 
 	if (!sbi_probe_extension(SBI_EXT_PMU)) {
-		proto_line(TAG_PMU, "not available (the SBI implementation has no PMU extension): misaligned accesses cannot be counted here\n");
+		proto_line(TAG_PMU, "not available (the SBI implementation has no PMU extension): "
+			   "misaligned accesses cannot be counted here\n");
 		return MISALIGN_NO_PMU;
 	}
 	r = sbi_pmu_num_counters();
@@ -146,13 +147,17 @@ static enum misalign_verdict misalign_setup(void)
 	before = misalign_read();
 	misalign_control();
 	after = misalign_read();
-	proto_line(TAG_PMU, "control (1 misaligned load, 1 misaligned store): counted loads +%llu stores +%llu\n",
+	proto_line(TAG_PMU, "control (1 misaligned load, 1 misaligned store): "
+		   "counted loads +%llu stores +%llu\n",
 	       (unsigned long long)(after.loads - before.loads),
 	       (unsigned long long)(after.stores - before.stores));
 	if (after.loads - before.loads >= 1 && after.stores - before.stores >= 1) {
-		proto_line(TAG_PMU, "VERDICT: this platform traps misaligned accesses: the zero counts below are proof\n");
+		proto_line(TAG_PMU, "VERDICT: this platform traps misaligned accesses: "
+			   "the zero counts below are proof\n");
 		return MISALIGN_TRAPPED;
 	}
-	proto_line(TAG_PMU, "VERDICT: does not trap here: the control was not counted (QEMU performs misaligned accesses without trapping), so zero counts prove nothing on this platform; the proof here is ./run-qemu.sh --check-alignment\n");
+	proto_line(TAG_PMU, "VERDICT: does not trap here: the control was not counted "
+		   "(QEMU performs misaligned accesses without trapping), so zero counts prove "
+		   "nothing on this platform; the proof here is ./run-qemu.sh --check-alignment\n");
 	return MISALIGN_NOT_TRAPPED;
 }

@@ -55,7 +55,8 @@ void proto_line(const char *tag, const char *fmt, ...) __attribute__((format(pri
 #define CSV_FUNCTION(fn, title)	proto_csv("function,%s,\"%s\"", fn, title)
 /* before a table's measurements; a and b as the phase needs (may be empty) */
 #define CSV_PROGRESS(phase, fn, a, b)	proto_csv("progress,%s,%s,%s,%s", phase, fn, a, b)
-/* kind sweep or extra: fn impl dst%8 src%8 (empty: memset) n runs cycles instret instret_max ticks */
+/* kind sweep or extra: fn impl dst%8 src%8 (empty: memset) n runs cycles instret
+ * instret_max ticks */
 #define CSV_CELL(kind, fn, impl, d, s, n, runs, cyc, ins, insmax, tim)			\
 	proto_csv("%s,%s,%s,%d,%s,%lu,%d,%lu,%lu,%lu,%lu", kind, fn, impl, d, s,	\
 		  (unsigned long)(n), runs, cyc, ins, insmax, tim)

@@ -67,7 +67,8 @@ bench_cycles = $(if $(CYCLES),--cycles $(CYCLES),--cycles-guess $(BENCH_CYCLES_C
 bench_has_cycles = $(filter %tests/cycles.mk,$(MAKEFILE_LIST))
 # A recipe line: wordmerge's cycle model, made if the tree has it (its
 # table unprinted: the check's own lines show the figures it checks).
-bench_make_cycles = $(if $(bench_has_cycles),$(MAKE) --no-print-directory CYCLES_TABLE=0 cycles-wordmerge,\
+bench_make_cycles = \
+	$(if $(bench_has_cycles),$(MAKE) --no-print-directory CYCLES_TABLE=0 cycles-wordmerge,\
 	echo "NOTE: no cycle model in this tree (no tests/cycles.mk): no modeled cycles")
 
 # $(call bench_elf,MODE): the benchmark image of MODE for this platform
@@ -84,17 +85,20 @@ bench-image-sweep bench-image-big bench-image-full:
 .PHONY: bench
 bench: bench-image-$(BENCH_MODE)
 	$(Q)tools/deps.sh pyelftools matplotlib
-	$(Q)[ "$(PLATFORM)" = virt ] || { echo "make bench runs QEMU virt: boot $(call bench_elf,$(BENCH_MODE)) on the board and use make report LOG=..." >&2; exit 2; }
+	$(Q)[ "$(PLATFORM)" = virt ] || { echo "make bench runs QEMU virt: boot" \
+		"$(call bench_elf,$(BENCH_MODE)) on the board and use make report LOG=..." >&2; exit 2; }
 	$(Q)mkdir -p $(BENCH_DIR)
 	$(Q)log=$(BENCH_DIR)/bench-$(BENCH_MODE)$(BENCH_SUFFIX).log; \
 	cmd="$(BENCH_QEMU) --timeout 1800 --elf $(call bench_elf,$(BENCH_MODE)) --log $$log"; \
 	echo "  BENCH   $$cmd"; \
 	start=$$(date +%s); : > $$log; \
-	{ eval "$$cmd" > $(BENCH_DIR)/bench-$(BENCH_MODE)$(BENCH_SUFFIX).out 2>&1; echo $$? > $(BENCH_DIR)/bench$(BENCH_SUFFIX).rc; } & \
+	{ eval "$$cmd" > $(BENCH_DIR)/bench-$(BENCH_MODE)$(BENCH_SUFFIX).out 2>&1; \
+		echo $$? > $(BENCH_DIR)/bench$(BENCH_SUFFIX).rc; } & \
 	pid=$$!; \
 	tail -n +1 -F --pid=$$pid $$log 2>/dev/null | python3 tools/wmlog.py progress; \
 	wait $$pid; rc=$$(cat $(BENCH_DIR)/bench$(BENCH_SUFFIX).rc); \
-	{ echo "$$cmd"; echo "($$(qemu-system-riscv64 --version | head -n 1), $$(date -u '+%Y-%m-%d %H:%M UTC'), host $$(uname -m))"; } > $$log.run; \
+	{ echo "$$cmd"; echo "($$(qemu-system-riscv64 --version | head -n 1)," \
+		"$$(date -u '+%Y-%m-%d %H:%M UTC'), host $$(uname -m))"; } > $$log.run; \
 	echo "  BENCH   $$(( $$(date +%s) - start )) s, run-qemu.sh status $$rc, log $$log"; \
 	[ "$$rc" = 0 ] || { tail -n 20 $(BENCH_DIR)/bench-$(BENCH_MODE)$(BENCH_SUFFIX).out; exit 1; }
 	$(Q)$(REPORT) report $(BENCH_DIR)/bench-$(BENCH_MODE)$(BENCH_SUFFIX).log --out $(REPORT_DIR) \
@@ -102,7 +106,8 @@ bench: bench-image-$(BENCH_MODE)
 
 .PHONY: report
 report:
-	$(Q)[ -n $(call shq,$(value LOG)) ] || { echo "usage: make report LOG=FILE [ELF=FILE] [CYCLES=FILE] [CORE=u74|u54]" >&2; exit 2; }
+	$(Q)[ -n $(call shq,$(value LOG)) ] || { echo \
+		"usage: make report LOG=FILE [ELF=FILE] [CYCLES=FILE] [CORE=u74|u54]" >&2; exit 2; }
 	$(Q)tools/deps.sh pyelftools matplotlib
 	$(Q)$(REPORT) report $(call shq,$(value LOG)) --out $(REPORT_DIR) --targets $(BENCH_TARGETS) \
 		$(if $(value ELF),--elf $(call shq,$(value ELF)),--images $(O)) $(bench_cycles)
@@ -121,9 +126,12 @@ bench-check-sweep: bench-image-sweep $(PLUGIN_SO)
 	$(Q)grep -E '^(PMU: sweep\[wordmerge\]|MISALIGNED-TOTAL|PASS: (no|control) )' $(BENCH_CHECK_OUT)
 $(BENCH_CHECK_LOG).ok: $(call bench_elf,sweep) $(PLUGIN_SO) run-qemu.sh
 	$(Q)mkdir -p $(BENCH_DIR) && rm -f $@
-	$(Q)$(BENCH_QEMU) --timeout 100 --check-alignment --elf $(call bench_elf,sweep) --log $(BENCH_CHECK_LOG) \
+	$(Q)$(BENCH_QEMU) --timeout 100 --check-alignment --elf $(call bench_elf,sweep) \
+		--log $(BENCH_CHECK_LOG) \
 		> $(BENCH_CHECK_OUT) 2>&1 || \
-		{ tail -n 20 $(BENCH_CHECK_OUT); echo "FAIL: the sweep image did not run or made a misaligned access (log $(BENCH_CHECK_LOG))"; exit 1; }
+		{ tail -n 20 $(BENCH_CHECK_OUT); echo \
+			"FAIL: the sweep image did not run or made a misaligned access (log $(BENCH_CHECK_LOG))"; \
+			exit 1; }
 	$(Q)touch $@
 
 # The cycle model is made after the sweep (a sub-make: whether the tree

@@ -41,7 +41,8 @@ static void bounds_fault(int sig, siginfo_t *si, void *uc)
 	(void)sig;
 	(void)uc;
 	k = snprintf(line, sizeof(line),
-		     "FAIL: bounds: SIGSEGV at %p during %s src_off=%lu dst_off=%lu n=%lu, source words %s a PROT_NONE page\n",
+		     "FAIL: bounds: SIGSEGV at %p during %s src_off=%lu dst_off=%lu n=%lu, "
+		     "source words %s a PROT_NONE page\n",
 		     si->si_addr, now.fn, (unsigned long)now.soff,
 		     (unsigned long)now.doff, (unsigned long)now.n, now.where);
 	if (k > 0 && write(1, line, (size_t)k < sizeof(line) ? (size_t)k : sizeof(line) - 1) < 0)
@@ -131,7 +132,8 @@ int main(void)
 						fails += memcmp(dstp, ref, n) != 0;
 						cases++;
 					}
-	printf("%s: bounds: %lu calls against PROT_NONE pages, no source word read outside its range, %lu wrong results\n",
+	printf("%s: bounds: %lu calls against PROT_NONE pages, "
+	       "no source word read outside its range, %lu wrong results\n",
 	       fails ? "FAIL" : "PASS", cases, fails);
 	return fails != 0;
 }

@@ -51,13 +51,15 @@ host: host-suite host-bounds host-exact
 host-suite host-bounds host-exact: host-%: $(O)/host/%
 $(O)/host/flags: FORCE
 	@mkdir -p $(@D)
-	@echo '$(HOSTCC) $(HOST_CFLAGS) $(LIB_SRC)' | cmp -s - $@ || echo '$(HOSTCC) $(HOST_CFLAGS) $(LIB_SRC)' > $@
+	@echo '$(HOSTCC) $(HOST_CFLAGS) $(LIB_SRC)' | cmp -s - $@ || \
+		echo '$(HOSTCC) $(HOST_CFLAGS) $(LIB_SRC)' > $@
 HOST_PEERS ?= 0
 HOST_PEER_OBJS := $(if $(filter 1,$(HOST_PEERS)),$(O)/host/peer-glibc.o $(O)/host/peer-newlib.o)
 $(O)/host/suite: $(LIB_SRC) lib/wordmerge.h tests/suite.c tests/suite.h tests/host_main.c \
 		firmware/protocol.c firmware/protocol.h $(O)/host/flags $(HOST_PEER_OBJS)
 	$(quiet) HOSTCC $@
-	$(Q)$(HOSTCC) $(HOST_CFLAGS) $(if $(HOST_PEER_OBJS),-DWM_HOST_PEERS) -o $@ $(LIB_SRC) tests/suite.c \
+	$(Q)$(HOSTCC) $(HOST_CFLAGS) $(if $(HOST_PEER_OBJS),-DWM_HOST_PEERS) -o $@ $(LIB_SRC) \
+		tests/suite.c \
 		tests/host_main.c firmware/protocol.c $(HOST_PEER_OBJS)
 $(O)/host/bounds: $(LIB_SRC) lib/wordmerge.h tests/bounds.c $(O)/host/flags
 	$(quiet) HOSTCC $@
@@ -82,7 +84,8 @@ PICOLIBC_INC := /usr/lib/picolibc/riscv64-unknown-elf/include
 SUITE_SRCS := $(LIB_SRC) tests/suite.c tests/host_main.c firmware/protocol.c
 RV32_CFLAGS := -std=c11 -Wall -Wextra -Werror -O2 -g -Ilib -fno-builtin
 rv32cc_gcc := $(CC) $(RV32_LDFLAGS) -fno-tree-loop-distribute-patterns
-rv32cc_clang := clang --target=riscv32-unknown-elf $(RV32_ARCH) -ffreestanding -isystem $(PICOLIBC_INC)
+rv32cc_clang := clang --target=riscv32-unknown-elf $(RV32_ARCH) \
+	-ffreestanding -isystem $(PICOLIBC_INC)
 
 .PHONY: rv32
 rv32: $(O)/rv32/suite.elf
@@ -90,7 +93,8 @@ $(O)/rv32/suite.elf: $(SUITE_SRCS) lib/wordmerge.h tests/suite.h firmware/protoc
 	@mkdir -p $(@D)
 	$(quiet) CC $@
 ifeq ($(RV32_CC),clang)
-	$(Q)for s in $(SUITE_SRCS); do $(rv32cc_clang) $(RV32_CFLAGS) -c $$s -o $(@D)/$$(basename $$s .c).o || exit 1; done
+	$(Q)for s in $(SUITE_SRCS); do $(rv32cc_clang) $(RV32_CFLAGS) -c $$s \
+		-o $(@D)/$$(basename $$s .c).o || exit 1; done
 	$(Q)$(CC) $(RV32_LDFLAGS) -o $@ $(patsubst %.c,$(@D)/%.o,$(notdir $(SUITE_SRCS)))
 else
 	$(Q)$(rv32cc_gcc) $(RV32_CFLAGS) -o $@ $(SUITE_SRCS)
@@ -109,9 +113,11 @@ libcc_clang := clang
 libcc_clang-19 := clang-19
 libcc_gcc-rv64 := $(CC) --specs=picolibc.specs -march=rv64imac -mabi=lp64 -mcmodel=medany
 libcc_gcc-rv32 := $(CC) --specs=picolibc.specs $(RV32_ARCH)
-libcc_clang-rv64 := clang --target=riscv64-unknown-elf -march=rv64imac -mabi=lp64 -mcmodel=medany -isystem $(PICOLIBC_INC)
+libcc_clang-rv64 := clang \
+	--target=riscv64-unknown-elf -march=rv64imac -mabi=lp64 -mcmodel=medany -isystem $(PICOLIBC_INC)
 libcc_clang-rv32 := clang --target=riscv32-unknown-elf $(RV32_ARCH) -isystem $(PICOLIBC_INC)
-$(if $(libcc_$(LIBCC)),,$(error unknown LIBCC=$(LIBCC); known: gcc clang clang-19 gcc-rv64 gcc-rv32 clang-rv64 clang-rv32))
+$(if $(libcc_$(LIBCC)),,$(error unknown LIBCC=$(LIBCC); known: gcc clang clang-19 gcc-rv64 \
+	gcc-rv32 clang-rv64 clang-rv32))
 LIB_OBJS := $(foreach l,$(LIB_LEVELS),$(O)/lib-objs/$(l).o $(O)/lib-objs/$(l)-small.o)
 
 .PHONY: lib-objs
@@ -146,7 +152,8 @@ FUZZ_DIR := $(O)/fuzz
 FUZZ_TIME ?= 600
 .PHONY: fdt-host fuzz-build fuzz
 fdt-host: $(FUZZ_DIR)/fdt_host
-fuzz-build: $(FUZZ_DIR)/fuzz_fdt $(addprefix $(FUZZ_DIR)/seeds/,virt-smp1.dtb virt-smp4.dtb virt-smp8.dtb sifive_u.dtb)
+fuzz-build: $(FUZZ_DIR)/fuzz_fdt \
+	$(addprefix $(FUZZ_DIR)/seeds/,virt-smp1.dtb virt-smp4.dtb virt-smp8.dtb sifive_u.dtb)
 $(FUZZ_DIR)/fdt_host: tests/fdt_host.c firmware/fdt.c firmware/firmware.h
 	@mkdir -p $(@D)
 	$(quiet) HOSTCC $@
@@ -176,7 +183,8 @@ DTBS := $(addprefix $(DTB_DIR)/,virt-smp1.dtb virt-smp4.dtb sifive_u.dtb no-memo
 .PHONY: dtbs
 dtbs: $(DTBS)
 qemu_dumpdtb = qemu-system-riscv64 -M $(1),dumpdtb=$@ -m 256M -smp $(2) -nographic -bios default \
-	>/dev/null 2>&1; test -s $@ || { echo "error: could not dump QEMU's device tree to $@" >&2; exit 1; }
+	>/dev/null 2>&1; test -s $@ || { echo "error: could not dump QEMU's device tree to $@" >&2; \
+		exit 1; }
 $(DTB_DIR)/virt-smp%.dtb:
 	@mkdir -p $(@D)
 	$(Q)$(call qemu_dumpdtb,virt,$*)
@@ -186,7 +194,8 @@ $(DTB_DIR)/sifive_u.dtb:
 # $(call dtb_edit,COMMANDS on $@.tmp): a copy of virt-smp1.dtb, edited.
 dtb_edit = @mkdir -p $(@D); cp $< $@.tmp && $(1) && mv $@.tmp $@
 $(DTB_DIR)/no-memory.dtb: $(DTB_DIR)/virt-smp1.dtb
-	$(call dtb_edit,for n in $$(fdtget -l $@.tmp /); do case $$n in (memory@*) fdtput -r $@.tmp /$$n || exit 1;; esac; done)
+	$(call dtb_edit,for n in $$(fdtget -l $@.tmp /); do \
+		case $$n in (memory@*) fdtput -r $@.tmp /$$n || exit 1;; esac; done)
 $(DTB_DIR)/timebase-0.dtb: $(DTB_DIR)/virt-smp1.dtb
 	$(call dtb_edit,fdtput -t u $@.tmp /cpus timebase-frequency 0)
 $(DTB_DIR)/no-timebase.dtb: $(DTB_DIR)/virt-smp1.dtb

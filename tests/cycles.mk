@@ -30,8 +30,9 @@
 #   CYCLES_CLANG=0: GCC's build only (make cycles-compare; the default with
 #   LIB_SIZE=small or FAULT=).
 #   With LIB_SIZE=small the image, log, trace and CSVs are the size-first
-#   lib's, suffixed -small (with LIB_CC=clang, -clang after it).  A model run reuses llvm-mca results by content
-#   from $(O)/cycles/mca-cache/ (cells whose instructions did not change).
+#   lib's, suffixed -small (with LIB_CC=clang, -clang after it).  A model run reuses
+#   llvm-mca results by content from $(O)/cycles/mca-cache/ (cells whose instructions
+#   did not change).
 
 CYCLES_SUFFIX := $(LIB_SUFFIX)
 CYCLES_DIR := $(O)/cycles
@@ -55,8 +56,10 @@ CYCLES_WM_CSV_CLANG := $(CYCLES_DIR)/cycles-wordmerge$(CYCLES_SUFFIX)-clang.csv
 cycles_with_clang = $(and $(filter 1,$(CYCLES_CLANG)),$(filter gcc,$(LIB_CC)))
 # Recipe lines: clang's model of wordmerge (a sub-make), GCC's table (CSV
 # $(1)) with clang's columns, and the check of clang's against GCC's.
-cycles_clang = $(if $(cycles_with_clang),$(MAKE) --no-print-directory LIB_CC=clang CYCLES_TABLE=0 cycles-wordmerge,:)
-cycles_table = [ "$(CYCLES_TABLE)" = 0 ] || $(REPORT) cycles $(1) $(if $(cycles_with_clang),--clang $(CYCLES_WM_CSV_CLANG)) \
+cycles_clang = $(if $(cycles_with_clang),$(MAKE) --no-print-directory LIB_CC=clang \
+	CYCLES_TABLE=0 cycles-wordmerge,:)
+cycles_table = [ "$(CYCLES_TABLE)" = 0 ] || $(REPORT) cycles $(1) \
+	$(if $(cycles_with_clang),--clang $(CYCLES_WM_CSV_CLANG)) \
 	$(IMPL_NAMES:%=--own %)
 cycles_clang_check = $(if $(cycles_with_clang),$(REPORT) compare $(1) $(CYCLES_WM_CSV_CLANG) \
 	--impl wordmerge --within $(CYCLES_CLANG_PCT),:)
@@ -111,7 +114,8 @@ cycles-wordmerge: cycles-trace
 CYCLES_BASE_O := $(O)/cycles-base
 .PHONY: cycles-compare
 cycles-compare:
-	$(Q)[ -n "$(BASE)" ] || { echo "usage: make cycles-compare BASE=REV (a git revision, e.g. HEAD)" >&2; exit 2; }
+	$(Q)[ -n "$(BASE)" ] || { echo "usage: make cycles-compare BASE=REV (a git revision, e.g. HEAD)" \
+		>&2; exit 2; }
 	$(Q)mkdir -p $(CYCLES_BASE_O)
 	$(Q)for f in wordmerge.c wordmerge.h; do \
 		git show "$(BASE):lib/$$f" > $(CYCLES_BASE_O)/$$f.tmp || \

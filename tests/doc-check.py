@@ -97,7 +97,8 @@ def examples(files):
                     skip = True
                     continue
                 rx = ".*".join("[0-9a-f]{40}".join(map(re.escape, re.split(
-                    r"(?<=build-id )[0-9a-f]{40}", part))) for part in re.split(r" \.\.\.(?: |$)", w))
+                    r"(?<=build-id )[0-9a-f]{40}", part)))
+                               for part in re.split(r" \.\.\.(?: |$)", w))
                 hit = next((i for i in range(at, len(lines) if skip else min(at + 1, len(lines)))
                             if re.fullmatch(rx, lines[i])), None)
                 if hit is None:

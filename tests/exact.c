@@ -234,7 +234,9 @@ static int race_cases(void)
 	}
 	atomic_store_explicit(&race_done, 1, memory_order_relaxed);
 	pthread_join(t, NULL);
-	printf("%s: exact race: %lu calls on objects whose neighbours another thread wrote (src and dst offsets 0..W-1, len 0..4W+1; overlapping memmove both ways), %lu wrong results\n",
+	printf("%s: exact race: %lu calls on objects whose neighbours another thread wrote "
+	       "(src and dst offsets 0..W-1, len 0..4W+1; overlapping memmove both ways), "
+	       "%lu wrong results\n",
 	       fails ? "FAIL" : "PASS", cases, fails);
 	return fails != 0;
 }
@@ -292,7 +294,9 @@ int main(int argc, char **argv)
 	for (i = 0; i < sizeof(big) / sizeof(big[0]); i++)
 		for (doff = 0; doff < MAX_OFF; doff++)
 			set_case(doff, big[i], (int)(i * 97 + doff) - 128);
-	printf("%s: exact: %lu calls on heap objects of exactly the call's size (dst_off x src_off 0..2W-1, len 0..256 and 6 longer; overlapping memmove both ways; memset c -300..299), %lu wrong results\n",
+	printf("%s: exact: %lu calls on heap objects of exactly the call's size "
+	       "(dst_off x src_off 0..2W-1, len 0..256 and 6 longer; overlapping memmove both ways; "
+	       "memset c -300..299), %lu wrong results\n",
 	       fails ? "FAIL" : "PASS", cases, fails);
 	return fails != 0;
 }

@@ -15,6 +15,7 @@ n=$(git ls-files -z tools farm "$@" | xargs -0 cat | wc -l)
 if [ "$n" -le "$budget" ]; then
 	echo "PASS: line-budget: tools/ farm/ ${*:+$* }hold $n lines, budget $budget"
 else
-	echo "FAIL: line-budget: tools/ farm/ ${*:+$* }hold $n lines, $((n - budget)) over the budget of $budget"
+	echo "FAIL: line-budget: tools/ farm/ ${*:+$* }hold $n lines," \
+		"$((n - budget)) over the budget of $budget"
 	exit 1
 fi

@@ -70,7 +70,8 @@ PEER_STATE := tests/peers/state.sh
 .PHONY: peers peers-hashes
 peers: $(PEER_STAMPS)
 	@for p in $(PEER_NAMES); do s=$$($(PEER_STATE) state $(PEERS_DIR) $$p) && \
-		printf '  %-7s %s\n' PEER "$$p: $$(sed -n 's/^version //p' $(PEERS_DIR)/$$p.ok), $${s:-code known}"; \
+		printf '  %-7s %s\n' PEER \
+			"$$p: $$(sed -n 's/^version //p' $(PEERS_DIR)/$$p.ok), $${s:-code known}"; \
 	done
 peers-hashes: $(PEER_STAMPS)
 	@$(PEER_STATE) hashes $(PEERS_DIR) $(PEER_NAMES)
@@ -86,12 +87,14 @@ $(PEERS_DIR)/%.ok: FORCE
 	@mkdir -p $(@D)
 	$(Q)set -e; exec 9>$(PEERS_DIR)/.lock; flock 9; \
 	d=$(PEERS_DIR)/$*; tar=$(peer_tar_$*); \
-	ver='$(peer_ver_$*)'; [ -n "$$ver" ] || ver=$$(dpkg-query -W -f='$${Version}' $(peer_pkg_$*) 2>/dev/null) || \
+	ver='$(peer_ver_$*)'; [ -n "$$ver" ] || \
+		ver=$$(dpkg-query -W -f='$${Version}' $(peer_pkg_$*) 2>/dev/null) || \
 		ver="(no dpkg record)"; \
 	key="$$tar $$ver $$(stat -c '%s %Y' $$tar 2>/dev/null || :) $(call peer_files,$*)"; \
 	[ -d $$d ] && [ "$$(sed -n 's/^key //p' $@ 2>/dev/null)" = "$$key" ] && exit 0; \
 	rm -rf $$d.tmp; mkdir -p $$d.tmp; err=; \
-	if [ ! -r $$tar ]; then err="no $$tar: install Debian's $(peer_pkg_$*) (tools/deps.sh $(peer_pkg_$*))"; \
+	if [ ! -r $$tar ]; then \
+		err="no $$tar: install Debian's $(peer_pkg_$*) (tools/deps.sh $(peer_pkg_$*))"; \
 	elif ! tar -xJmf $$tar -C $$d.tmp --transform 's|^$(peer_top_$*)/||' \
 		$(addprefix $(peer_top_$*)/,$(call peer_files,$*)) 2>$$d.err; then \
 		err="$$tar: $$(grep -m1 . $$d.err)"; fi; \
@@ -100,7 +103,8 @@ $(PEERS_DIR)/%.ok: FORCE
 	  for f in $(peer_code_$*); do [ ! -f $$d.tmp/$$f ] || \
 		echo "sha256 $$(sha256sum < $$d.tmp/$$f | cut -c1-64) $$f"; done; } > $@.tmp; \
 	rm -rf $$d.old; [ ! -d $$d ] || mv $$d $$d.old; mv $$d.tmp $$d; mv $@.tmp $@; rm -rf $$d.old; \
-	printf '  %-7s %s\n' PEER "$*: $(peer_pkg_$*) $$ver, $${err:-$(words $(call peer_files,$*)) files} from $$tar"
+	printf '  %-7s %s\n' PEER \
+		"$*: $(peer_pkg_$*) $$ver, $${err:-$(words $(call peer_files,$*)) files} from $$tar"
 
 # ---- built into the image ------------------------------------------------------
 # Each as its own project builds it for rv64 (-O2 whatever the image's OPT),
@@ -147,7 +151,8 @@ $$(IMG_DIR)/obj/peer-$(1).o: $$(peer_srcs_$(1):%=$$(IMG_DIR)/obj/peers/$(1)/%.o)
 	$$(Q)rm -f $$@.skip; for f in $$(peer_srcs_$(1)); do \
 		e=$$(IMG_DIR)/obj/peers/$(1)/$$$$f.o.err; [ -f $$$$e ] || continue; \
 		why=$$$$(sed -n 's/^error //p' $$(PEERS_DIR)/$(1).ok); \
-		echo "$(peer_impl_$(1)): $$$$(sed -n 's/^version //p' $$(PEERS_DIR)/$(1).ok): $$$${why:-$$$${f##*/} does not build: $$$$(grep -m1 -i error $$$$e || head -n1 $$$$e)}" | \
+		echo "$(peer_impl_$(1)): $$$$(sed -n 's/^version //p' $$(PEERS_DIR)/$(1).ok):" \
+			"$$$${why:-$$$${f##*/} does not build: $$$$(grep -m1 -i error $$$$e || head -n1 $$$$e)}" | \
 			sed 's|$$(PEERS_DIR)/$(1)/||g' > $$@.skip; \
 		break; \
 	done; \
@@ -161,7 +166,8 @@ $(foreach p,$(PEER_NAMES),$(eval $(call peer_rules,$(p))))
 # changes.
 PEERS_H := $(IMG_DIR)/gen/wm-peers.h
 PEERS_H_ARGS := $(if $(filter 1,$(PEERS)),$(foreach p,$(PEER_NAMES),$(p)=$(peer_impl_$(p))))
-$(PEERS_H): $(if $(PEERS_H_ARGS),$(PEER_NAMES:%=$(IMG_DIR)/obj/peer-%.o)) $(PEERS_KNOWN) $(PEER_STATE) FORCE
+$(PEERS_H): $(if $(PEERS_H_ARGS),$(PEER_NAMES:%=$(IMG_DIR)/obj/peer-%.o)) $(PEERS_KNOWN) \
+	$(PEER_STATE) FORCE
 	@mkdir -p $(@D)
 	$(Q)$(PEER_STATE) header $(PEERS_DIR) $(IMG_DIR)/obj $(PEERS_H_ARGS) > $@.tmp
 	$(Q)cmp -s $@.tmp $@ && rm -f $@.tmp || mv -f $@.tmp $@
@@ -171,10 +177,12 @@ host_peer_flags = $(HOST_OPT) -g $(HOST_ARCH) -fno-tree-loop-distribute-patterns
 host_peer_srcs_glibc := $(peer_srcs_glibc)
 host_peer_srcs_newlib := $(filter %.c,$(peer_srcs_newlib))
 define host_peer_rules
-$$(O)/host/peers/$(1)/%.o: $$(PEERS_DIR)/$(1)/% $$(peer_stand_ins_$(1)) tests/peers.mk $$(O)/host/flags
+$$(O)/host/peers/$(1)/%.o: $$(PEERS_DIR)/$(1)/% $$(peer_stand_ins_$(1)) tests/peers.mk \
+	$$(O)/host/flags
 	@mkdir -p $$(@D)
 	$$(quiet) HOSTCC $$<
-	$$(Q)$$(HOSTCC) $$(host_peer_flags) $$(filter-out $$(peer_cflags),$$(peer_flags_$(1))) -c $$< -o $$@
+	$$(Q)$$(HOSTCC) $$(host_peer_flags) $$(filter-out $$(peer_cflags),$$(peer_flags_$(1))) -c $$< \
+		-o $$@
 $$(O)/host/peer-$(1).o: $$(host_peer_srcs_$(1):%=$$(O)/host/peers/$(1)/%.o) tools/extract-refs.sh
 	$$(quiet) REFS $$@
 	$$(Q)tools/extract-refs.sh '' $(1) $$@ $$(filter %.o,$$^)

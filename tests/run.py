@@ -27,12 +27,23 @@ line says so, and no verdict is given.  A test stopped by the backstop is a
 TIMEOUT: line, counted as failed, whatever status it was meant to end with.
 A build whose variables say BUILD_BACKSTOP=S has S seconds if that is more.
 
-The table (tests/tests.cfg, its header says more): one test a line, its
-columns split as a shell splits words:
+The table (tests/tests.cfg, its header says more): a record a test, one
+field a line, in the manner of kvm-unit-tests' unittests.cfg:
 
-    name  groups  build  command  status  [expect ...]
+    [NAME]
+    groups  = GROUP ...
+    build   = MAKE-ARGUMENTS             (optional)
+    command = BASH-COMMAND
+    status  = STATUS
+    expect  = 'REGEX'                    (optional, as often as needed)
 
-build: `-` (nothing) or make arguments, run as `make O=DIR ARGS` where DIR
+`FIELD = VALUE` starts in column 0; an indented line continues the value of
+the line above it, joined to it by one space (fold a long value at a
+space).  `#` in column 0 starts a comment; blank lines and comments end a
+value.  groups: names, a blank between them.  expect's regex is one word as
+a shell splits it (quoted: '...', or "..." for a regex holding a ').
+
+build: make arguments (none: nothing), run as `make O=DIR ARGS` where DIR
 is a directory under -O's t/ named after the variables ARGS set (t/default
 when none; one build per distinct set, however many tests share it; the
 targets of every test with that set are made in one make): the tests build
@@ -55,8 +66,10 @@ line says why).  expect: extended regexes (Python's re) that some line of the
 output must match; `!RE` no line may match; `N*RE` exactly N lines match.
 A test that must end with 0 must print no line starting with FAIL:.
 
-A line `needs TOOL[,TOOL...] REGEX` (tools of tools/deps.sh's table) says
-that every test whose build or command matches REGEX needs those tools.
+A record `[needs]` with `tools = TOOL ...` (tools of tools/deps.sh's table)
+and one or more `match = 'REGEX'` says that every test whose build or
+command some REGEX matches needs those tools.  The long checks of the
+commands are functions of tests/checks.sh, which every command sources.
 """
 
 import argparse
@@ -75,9 +88,8 @@ TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CFG = os.path.join(TOP, "tests", "tests.cfg")
 BACKSTOP_S = 900          # every tool has its own timeout; this is the last
 SKIP_STATUS = 77
-BOOT = ('boot() { O="$B" ./run-qemu.sh --no-build --no-icount --timeout 300 '
-        '--elf "$ELF" --log "$LOG" "$@"; }\n'
-        'runelf() { python3 tests/run.py --exec "$@"; }\n')
+# Every command's prelude: its functions (boot, runelf, the long checks).
+BOOT = ". tests/checks.sh\n"
 # The qemu-user that runs an ELF of each e_machine (the ELF header's field),
 # for a host whose kernel cannot; and the line that says so, the same for
 # every test it happens to, so that run.py prints it once.
@@ -116,22 +128,85 @@ class TableError(Exception):
     pass
 
 
+# The fields of each kind of record: a test ([NAME]) and a needs record
+# ([needs]); those that may come more than once, and those a record must have.
+FIELDS = {"test": ("groups", "build", "command", "status", "expect"),
+          "needs": ("tools", "match")}
+REPEATED = ("expect", "match")
+REQUIRED = {"test": ("groups", "command", "status"), "needs": ("tools", "match")}
+
+
+def read_records(path):
+    """The table's records, in order: (NAME or "needs", line, {field: [(line,
+    value), ...]}), each value with its continued lines joined by a space."""
+    records, last = [], None
+    with open(path, encoding="utf-8") as f:
+        for lineno, line in enumerate(f, 1):
+            line = line.rstrip("\n")
+            if not line.strip() or line.startswith("#"):
+                last = None
+                continue
+            if line[0] in " \t":
+                if last is None:
+                    raise TableError(f"line {lineno}: an indented line continues no field")
+                last[-1] = (last[-1][0], last[-1][1] + " " + line.strip())
+                continue
+            last = None
+            m = re.fullmatch(r"\[(.*)\]\s*", line)
+            if m:
+                records.append((m.group(1), lineno, {}))
+                continue
+            m = re.fullmatch(r"([a-z]+)\s*=\s*(.*?)\s*", line)
+            if not m:
+                raise TableError(f"line {lineno}: want [NAME], FIELD = VALUE, an indented "
+                                 f"continuation or a # comment, not {line[:40]!r}")
+            if not records:
+                raise TableError(f"line {lineno}: a field before the first [NAME]")
+            name, _, fields = records[-1]
+            kind = "needs" if name == "needs" else "test"
+            key, value = m.groups()
+            if key not in FIELDS[kind]:
+                raise TableError(f"line {lineno}: [{name}] has no field {key!r} "
+                                 f"(its fields: {', '.join(FIELDS[kind])})")
+            if key in fields and key not in REPEATED:
+                raise TableError(f"line {lineno}: [{name}]: {key} twice")
+            last = fields.setdefault(key, [])
+            last.append((lineno, value))
+    for name, lineno, fields in records:
+        kind = "needs" if name == "needs" else "test"
+        gone = [k for k in REQUIRED[kind] if k not in fields]
+        if gone:
+            raise TableError(f"line {lineno}: [{name}] has no {', '.join(gone)}")
+    return records
+
+
+def regex(lineno, word):
+    """A regex field's value: one shell word (quoted where it holds blanks)."""
+    try:
+        words = shlex.split(word)
+        if len(words) != 1:
+            raise ValueError(f"want one regex, as one shell word, got {len(words)} words")
+        return words[0]
+    except ValueError as err:
+        raise TableError(f"line {lineno}: {err}") from None
+
+
 class Test:
-    def __init__(self, lineno, fields):
-        if len(fields) < 5:
-            raise TableError(f"line {lineno}: want at least 5 columns "
-                             f"(name groups build command status), got {len(fields)}")
-        self.name, groups, build, self.cmd, status = fields[:5]
-        if not re.fullmatch(r"[A-Za-z0-9_.+-]+", self.name):
-            raise TableError(f"line {lineno}: bad test name {self.name!r}")
-        self.groups = groups.split(",")
-        self.build = [] if build == "-" else build.split()
+    def __init__(self, name, lineno, fields):
+        self.name = name
+        if not re.fullmatch(r"[A-Za-z0-9_.+-]+", name):
+            raise TableError(f"line {lineno}: bad test name {name!r}")
+        self.groups = fields["groups"][0][1].split()
+        self.build = fields["build"][0][1].split() if "build" in fields else []
+        self.cmd = fields["command"][0][1]
         # An exit status is a byte: 300 could never be seen.
+        lineno, status = fields["status"][0]
         if not (status == "!0" or re.fullmatch(r"[0-9]{1,3}", status) and int(status) <= 255):
             raise TableError(f"line {lineno}: status must be 0..255 or !0, not {status!r}")
         self.status = status
         self.expect = []
-        for e in fields[5:]:
+        for lineno, e in fields.get("expect", []):
+            e = regex(lineno, e)
             kind, count = "want", None
             m = re.match(r"([0-9]+)\*(.*)", e, re.S)
             if e.startswith("!"):
@@ -147,28 +222,23 @@ class Test:
 
 
 def read_table(path):
-    """The tests, each with .needs: the tools its table's needs lines name."""
+    """The tests, each with .needs: the tools its table's needs records name."""
     tests, names, needs = [], set(), []
-    with open(path, encoding="utf-8") as f:
-        for lineno, line in enumerate(f, 1):
-            if not line.strip() or line.lstrip().startswith("#"):
-                continue
-            try:
-                fields = shlex.split(line)
-                if fields[0] == "needs":
-                    if len(fields) != 3:
-                        raise TableError(f"line {lineno}: want needs TOOL[,TOOL...] REGEX")
-                    needs.append((fields[1].split(","), re.compile(fields[2])))
-                    continue
-                t = Test(lineno, fields)
-            except (ValueError, re.error) as err:
-                raise TableError(f"line {lineno}: {err}") from None
-            if t.name in names:
-                raise TableError(f"line {lineno}: test {t.name} twice")
-            names.add(t.name)
-            tests.append(t)
+    for name, lineno, fields in read_records(path):
+        if name == "needs":
+            for ln, rx in fields["match"]:
+                try:
+                    needs.append((fields["tools"][0][1].split(), re.compile(regex(ln, rx))))
+                except re.error as err:
+                    raise TableError(f"line {ln}: bad regex {rx!r}: {err}") from None
+            continue
+        if name in names:
+            raise TableError(f"line {lineno}: test {name} twice")
+        names.add(name)
+        tests.append(Test(name, lineno, fields))
     for t in tests:
-        text = " ".join(t.targets or ["all"] * bool(t.build)) + " " + " ".join(t.vars) + " | " + t.cmd
+        text = (" ".join(t.targets or ["all"] * bool(t.build)) + " " + " ".join(t.vars)
+                + " | " + t.cmd)
         t.needs = list(dict.fromkeys(x for tools, rx in needs if rx.search(text) for x in tools))
     return tests
 
@@ -282,7 +352,8 @@ def do_build(out, d, variables, targets, env, backstop):
     if how == "interrupted":
         return how
     if how == "timeout":
-        return f"`{shlex.join(cmd)}` TIMEOUT: killed by run.py after {backstop} s (log {log}):\n{tail(log)}"
+        return (f"`{shlex.join(cmd)}` TIMEOUT: killed by run.py after {backstop} s "
+                f"(log {log}):\n{tail(log)}")
     if rc:
         return f"`{shlex.join(cmd)}` failed (status {rc}, log {log}):\n{tail(log)}"
     say(f"  BUILD   {d}: {' '.join(variables + targets)} ({secs:.0f} s)")
@@ -326,7 +397,8 @@ def do_test(t, out, env, durations, backstop):
     tenv = dict(env, O=ab(out), B=ab(d), T=ab(tdir), LOG=ab(os.path.join(tdir, "run.log")),
                 ELF=ab(os.path.join(d, "virt", "wordmerge.elf")))
     outfile = os.path.join(tdir, "out")
-    rc, secs, how = run(["bash", "-c", "set -o pipefail\n" + BOOT + t.cmd], outfile, tenv, backstop, t.name)
+    rc, secs, how = run(["bash", "-c", "set -o pipefail\n" + BOOT + t.cmd], outfile, tenv,
+                        backstop, t.name)
     if how == "interrupted":
         return how
     durations[t.name] = secs
@@ -345,7 +417,8 @@ def do_test(t, out, env, durations, backstop):
                 said.add(line)
                 print(line, flush=True)
     if verdict == "FAIL":
-        say("\n".join(filter(None, [tail(outfile), f"FAIL: {t.name}: {why} ({secs:.0f} s, output {outfile})"])))
+        say("\n".join(filter(None, [tail(outfile),
+                                     f"FAIL: {t.name}: {why} ({secs:.0f} s, output {outfile})"])))
     else:
         say(f"{verdict}: {t.name}: {why} ({secs:.0f} s)")
     return verdict
@@ -361,8 +434,10 @@ def main():
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, lambda signum, frame: interrupted.append(signum))
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("-j", type=int, default=default_jobs(), help="tests at once (default: make -j, else cores)")
-    ap.add_argument("-O", default="build", help="the folder of the tests and their builds (default build)")
+    ap.add_argument("-j", type=int, default=default_jobs(),
+                    help="tests at once (default: make -j, else cores)")
+    ap.add_argument("-O", default="build",
+                    help="the folder of the tests and their builds (default build)")
     ap.add_argument("--table", default=CFG)
     ap.add_argument("--backstop", type=int, default=BACKSTOP_S, metavar="S",
                     help=f"end a test or build after S seconds (default {BACKSTOP_S})")
@@ -512,8 +587,9 @@ def main():
                     killpg(p.pid, signal.SIGKILL)
     if interrupted:
         name = signal.Signals(interrupted[0]).name
-        print(f"run.py: interrupted by {name}: ended what was running ({', '.join(stopped) or 'nothing'}); "
-              f"no verdict ({tally['PASS']} passed, {tally['FAIL'] + tally['TIMEOUT']} failed before that)",
+        print(f"run.py: interrupted by {name}: ended what was running "
+              f"({', '.join(stopped) or 'nothing'}); no verdict ({tally['PASS']} passed, "
+              f"{tally['FAIL'] + tally['TIMEOUT']} failed before that)",
               flush=True)
         return 128 + interrupted[0]
     with open(tfile + ".tmp", "w", encoding="utf-8") as f:
@@ -525,7 +601,8 @@ def main():
     if a.strict and tally["SKIP"]:
         print(f"run.py: error: --strict (make test STRICT=1): {tally['SKIP']} tests skipped")
     # The closing line alone, as test runners' readers know it.
-    print(f"{tally['PASS']} passed, {tally['FAIL'] + tally['TIMEOUT']} failed, {tally['SKIP']} skipped")
+    print(f"{tally['PASS']} passed, {tally['FAIL'] + tally['TIMEOUT']} failed, "
+          f"{tally['SKIP']} skipped")
     return 1 if tally["FAIL"] or tally["TIMEOUT"] or a.strict and tally["SKIP"] else 0
 
 

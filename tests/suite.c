@@ -543,10 +543,13 @@ static const struct {
 #define MID_WHAT "len 0..256, 257..1024 step 2W+1"
 #define FAR_WHAT "dist -3W..3W, -len..len sampled"
 #endif
-	{ "memcpy", "dst_off x src_off 0..2W-1, " MID_WHAT ", 1K+1..7, 64K+3, 1M+5; guard pages", group_memcpy, 0 },
+	{ "memcpy", "dst_off x src_off 0..2W-1, " MID_WHAT ", 1K+1..7, 64K+3, 1M+5; guard pages",
+	  group_memcpy, 0 },
 	{ "memmove", "disjoint, as memcpy", group_memmove, 1 },
-	{ "memmove-overlap", "src_off 0..W-1, " FAR_WHAT ", len 0..256; 4K and 16K at dist +-1..129; 1K+5, 64K+3; guard pages", group_overlap, 1 },
-	{ "memset", "dst_off 0..2W-1, len 0..256 and large, c 0 0xA5 0xFF 0x1A4 -2; guard pages", group_memset, 2 },
+	{ "memmove-overlap", "src_off 0..W-1, " FAR_WHAT ", len 0..256; "
+	  "4K and 16K at dist +-1..129; 1K+5, 64K+3; guard pages", group_overlap, 1 },
+	{ "memset", "dst_off 0..2W-1, len 0..256 and large, c 0 0xA5 0xFF 0x1A4 -2; guard pages",
+	  group_memset, 2 },
 };
 #define NGROUPS (sizeof(suite_groups) / sizeof(suite_groups[0]))
 
@@ -578,10 +581,12 @@ void suite_run(const struct suite_impl *impls, int nimpls,
 	if (guard_lo) {
 		for (i = 0; i < (size_t)(guard_hi - guard_lo); i++)
 			guard_lo[i] = gpat(i);
-		proto_line(TAG_GUARD, "%lu bytes at %p between inaccessible pages: calls against them in every group\n",
+		proto_line(TAG_GUARD, "%lu bytes at %p between inaccessible pages: "
+			   "calls against them in every group\n",
 		       (unsigned long)(guard_hi - guard_lo), (void *)guard_lo);
 	} else {
-		proto_line(TAG_SKIP, "guard pages: none on this target (no mmap, no MMU set up); the host, qemu-user and image runs have them\n");
+		proto_line(TAG_SKIP, "guard pages: none on this target (no mmap, no MMU set up); "
+			   "the host, qemu-user and image runs have them\n");
 	}
 
 	/* The groups to come, so that a reader can tell a run cut short. */

@@ -372,7 +372,8 @@ def model(seqs, info, elf, jobs, cache=None):
     batches = []
     for core, mcpu in CORES:
         for item in todo[core]:
-            if not batches or batches[-1][0] != core or batches[-1][3] + count(item[0]) > BATCH_INSNS:
+            if (not batches or batches[-1][0] != core
+                    or batches[-1][3] + count(item[0]) > BATCH_INSNS):
                 batches.append([core, mcpu, [], 0])
             batches[-1][2].append(item)
             batches[-1][3] += count(item[0])

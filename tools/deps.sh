@@ -9,58 +9,62 @@
 # deps.sh --missing TOOL...: only prints the missing tools' rows of the table.
 set -eu
 
-# tool | check (- : command -v TOOL) | Debian | Fedora | Arch   (- : none known)
+# tool | check (- : command -v TOOL; py MODULE: Debian's python3 imports MODULE) | Debian |
+# Fedora | Arch (- : none known); a line of blanks and a | continues the row above it.
 TABLE='
-qemu-system-riscv64     | -                                 | qemu-system-misc             | qemu-system-riscv      | qemu-system-riscv
-qemu-system-riscv32     | -                                 | qemu-system-misc             | qemu-system-riscv      | qemu-system-riscv
-opensbi-firmware        | qemu_data opensbi-riscv64-generic-fw_dynamic.bin | qemu-system-data | qemu-system-riscv-core | qemu-system-riscv-firmware
-python3                 | test -x /usr/bin/python3          | python3                      | python3                | python
-pyelftools              | /usr/bin/python3 -c "import elftools" | python3-pyelftools        | python3-pyelftools     | python-pyelftools
-libfdt                  | /usr/bin/python3 -c "import libfdt" | python3-libfdt           | python3-libfdt         | -
-matplotlib              | /usr/bin/python3 -c "import matplotlib" | python3-matplotlib | python3-matplotlib     | python-matplotlib
-setpriv                 | -                                 | util-linux                   | util-linux             | util-linux
-flock                   | -                                 | util-linux                   | util-linux             | util-linux
-make                    | -                                 | make                         | make                   | make
-riscv64-unknown-elf-gcc | -                                 | gcc-riscv64-unknown-elf      | -                      | riscv64-elf-gcc
-riscv64-unknown-elf-objcopy | -                             | binutils-riscv64-unknown-elf | -                      | riscv64-elf-binutils
-riscv64-unknown-elf-readelf | -                             | binutils-riscv64-unknown-elf | -                      | riscv64-elf-binutils
-picolibc                | cross_file picolibc.specs         | picolibc-riscv64-unknown-elf | -                      | -
-linux-source-6.1        | test -r /usr/src/linux-source-6.1.tar.xz | linux-source-6.1      | -                      | -
-glibc-source            | test -r /usr/src/glibc/glibc-2.36.tar.xz | glibc-source          | -                      | -
-newlib-source           | test -r /usr/src/newlib/newlib-3.3.0.tar.xz | newlib-source      | -                      | -
-u-boot-qemu-smode       | test -r /usr/lib/u-boot/qemu-riscv64_smode/uboot.elf | u-boot-qemu | -             | -
-mkimage                 | -                                 | u-boot-tools                 | uboot-tools            | uboot-tools
-sfdisk                  | -                                 | fdisk                        | util-linux             | util-linux
-mkfs.vfat               | -                                 | dosfstools                   | dosfstools             | dosfstools
-mcopy                   | -                                 | mtools                       | mtools                 | mtools
-gcc                     | -                                 | gcc                          | gcc                    | gcc
-valgrind                | -                                 | valgrind                     | valgrind               | valgrind
-gcc-m32                 | builds gcc -m32                   | gcc-12-multilib              | glibc-devel.i686       | lib32-glibc
-clang                   | -                                 | clang                        | clang                  | clang
-clang-19                | builds clang-19 -fsanitize=thread | clang-19 libclang-rt-19-dev  | -                      | -
-llvm-symbolizer         | -                                 | llvm                         | llvm                   | llvm
-g++                     | -                                 | g++                          | gcc-c++                | gcc
-clang-fuzzer            | clang_rt fuzzer                   | libclang-rt-14-dev           | compiler-rt            | compiler-rt
-s390x-linux-gnu-gcc     | -                                 | gcc-s390x-linux-gnu          | gcc-s390x-linux-gnu    | -
-s390x-libc              | builds s390x-linux-gnu-gcc        | libc6-dev-s390x-cross        | -                      | -
-powerpc-linux-gnu-gcc   | -                                 | gcc-powerpc-linux-gnu        | -                      | -
-powerpc-libc            | builds powerpc-linux-gnu-gcc      | libc6-dev-powerpc-cross      | -                      | -
-kernel-build-tools      | which riscv64-linux-gnu-gcc flex bison bc | gcc-riscv64-linux-gnu flex bison bc | gcc-riscv64-linux-gnu flex bison bc | riscv64-linux-gnu-gcc flex bison bc
-qemu-s390x-static       | -                                 | qemu-user-static             | qemu-user-static       | qemu-user-static
-qemu-ppc-static         | -                                 | qemu-user-static             | qemu-user-static       | qemu-user-static
-qemu-i386-static        | -                                 | qemu-user-static             | qemu-user-static       | qemu-user-static
-dtc                     | -                                 | device-tree-compiler         | dtc                    | dtc
-fdtput                  | -                                 | device-tree-compiler         | dtc                    | dtc
-llvm-mca                | PYTHONPATH="${0%/*}" /usr/bin/python3 -c "import cycles; cycles.llvm()" | llvm-19 | llvm | llvm
-labgrid                 | /usr/bin/python3 -c "import labgrid" | python3-labgrid           | -                      | -
-lava-common             | /usr/bin/python3 -c "import lava_common" | lava-common           | -                      | -
-lava-run                | -                                 | lava-dispatcher              | -                      | -
-tftpd-hpa-config        | test -r /etc/default/tftpd-hpa    | tftpd-hpa                    | -                      | -
+qemu-system-riscv64   | - | qemu-system-misc | qemu-system-riscv | qemu-system-riscv
+qemu-system-riscv32   | - | qemu-system-misc | qemu-system-riscv | qemu-system-riscv
+opensbi-firmware      | qemu_data opensbi-riscv64-generic-fw_dynamic.bin | qemu-system-data
+                       | qemu-system-riscv-core | qemu-system-riscv-firmware
+python3               | test -x /usr/bin/python3 | python3 | python3 | python
+pyelftools            | py elftools | python3-pyelftools | python3-pyelftools | python-pyelftools
+libfdt                | py libfdt | python3-libfdt | python3-libfdt | -
+matplotlib            | py matplotlib | python3-matplotlib | python3-matplotlib | python-matplotlib
+setpriv               | - | util-linux | util-linux | util-linux
+flock                 | - | util-linux | util-linux | util-linux
+make                  | - | make | make | make
+riscv64-unknown-elf-gcc | - | gcc-riscv64-unknown-elf | - | riscv64-elf-gcc
+riscv64-unknown-elf-objcopy | - | binutils-riscv64-unknown-elf | - | riscv64-elf-binutils
+riscv64-unknown-elf-readelf | - | binutils-riscv64-unknown-elf | - | riscv64-elf-binutils
+picolibc              | cross_file picolibc.specs | picolibc-riscv64-unknown-elf | - | -
+linux-source-6.1      | test -r /usr/src/linux-source-6.1.tar.xz | linux-source-6.1 | - | -
+glibc-source          | test -r /usr/src/glibc/glibc-2.36.tar.xz | glibc-source | - | -
+newlib-source         | test -r /usr/src/newlib/newlib-3.3.0.tar.xz | newlib-source | - | -
+u-boot-qemu-smode     | test -r /usr/lib/u-boot/qemu-riscv64_smode/uboot.elf | u-boot-qemu | - | -
+mkimage               | - | u-boot-tools | uboot-tools | uboot-tools
+sfdisk                | - | fdisk | util-linux | util-linux
+mkfs.vfat             | - | dosfstools | dosfstools | dosfstools
+mcopy                 | - | mtools | mtools | mtools
+gcc                   | - | gcc | gcc | gcc
+valgrind              | - | valgrind | valgrind | valgrind
+gcc-m32               | builds gcc -m32 | gcc-12-multilib | glibc-devel.i686 | lib32-glibc
+clang                 | - | clang | clang | clang
+clang-19              | builds clang-19 -fsanitize=thread | clang-19 libclang-rt-19-dev | - | -
+llvm-symbolizer       | - | llvm | llvm | llvm
+g++                   | - | g++ | gcc-c++ | gcc
+clang-fuzzer          | clang_rt fuzzer | libclang-rt-14-dev | compiler-rt | compiler-rt
+s390x-linux-gnu-gcc   | - | gcc-s390x-linux-gnu | gcc-s390x-linux-gnu | -
+s390x-libc            | builds s390x-linux-gnu-gcc | libc6-dev-s390x-cross | - | -
+powerpc-linux-gnu-gcc | - | gcc-powerpc-linux-gnu | - | -
+powerpc-libc          | builds powerpc-linux-gnu-gcc | libc6-dev-powerpc-cross | - | -
+kernel-build-tools | which riscv64-linux-gnu-gcc flex bison bc | gcc-riscv64-linux-gnu flex bison bc
+                       | gcc-riscv64-linux-gnu flex bison bc | riscv64-linux-gnu-gcc flex bison bc
+qemu-s390x-static     | - | qemu-user-static | qemu-user-static | qemu-user-static
+qemu-ppc-static       | - | qemu-user-static | qemu-user-static | qemu-user-static
+qemu-i386-static      | - | qemu-user-static | qemu-user-static | qemu-user-static
+dtc                   | - | device-tree-compiler | dtc | dtc
+fdtput                | - | device-tree-compiler | dtc | dtc
+llvm-mca              | PYTHONPATH="${0%/*}" py "cycles; cycles.llvm()" | llvm-19 | llvm | llvm
+labgrid               | py labgrid | python3-labgrid | - | -
+lava-common           | py lava_common | lava-common | - | -
+lava-run              | - | lava-dispatcher | - | -
+tftpd-hpa-config      | test -r /etc/default/tftpd-hpa | tftpd-hpa | - | -
 '
 
 # The table's checks.  qemu_data FILE: FILE where QEMU looks for firmware.
 qemu_data() {
-	for d in $(qemu-system-riscv64 -L help 2>/dev/null || echo /usr/share/qemu /usr/local/share/qemu); do
+	for d in $(qemu-system-riscv64 -L help 2>/dev/null ||
+		echo /usr/share/qemu /usr/local/share/qemu); do
 		[ -r "$d/$1" ] && return 0
 	done
 	return 1
@@ -75,6 +79,7 @@ builds() {
 	printf 'int main(void) { return 0; }\n' | "$@" -x c -o "$out" - >/dev/null 2>&1
 	rc=$?; rm -f "$out"; return $rc
 }
+py() { /usr/bin/python3 -c "import $1"; }
 # clang_rt NAME: clang's runtime library NAME for this machine.
 clang_rt() {
 	d=$(clang --print-runtime-dir 2>/dev/null) && [ -r "$d/libclang_rt.$1-$(uname -m).a" ]
@@ -84,11 +89,12 @@ clang_rt() {
 # of no row is "WORD|-|-|-|-", a command of no known package.
 missing() {
 	printf '%s\n' "$TABLE" | sed -e '/^[[:space:]]*$/d' -e 's/[[:space:]]*|[[:space:]]*/|/g' |
-		awk -F'|' -v words="$*" '{ row[NR] = $0; tool[NR] = $1; deb[NR] = $3 }
-		END { n = split(words, w, " ")
+		awk -v words="$*" '!/^\|/ { r++ } { row[r] = row[r] $0 }
+		END { for (j = 1; j <= r; j++) { split(row[j], f, "|"); tool[j] = f[1]; deb[j] = f[3] }
+			n = split(words, w, " ")
 			for (i = 1; i <= n; i++) { hit = ""
-				for (j = 1; j <= NR; j++) if (tool[j] == w[i]) hit = hit row[j] "\n"
-				if (hit == "") for (j = 1; j <= NR; j++) if (deb[j] == w[i]) hit = hit row[j] "\n"
+				for (j = 1; j <= r; j++) if (tool[j] == w[i]) hit = hit row[j] "\n"
+				if (hit == "") for (j = 1; j <= r; j++) if (deb[j] == w[i]) hit = hit row[j] "\n"
 				printf "%s", (hit == "" ? w[i] "|-|-|-|-\n" : hit) } }' |
 		while IFS='|' read -r tool check deb fedora arch; do
 			if [ "$check" = - ]; then command -v "$tool" >/dev/null 2>&1 && continue
@@ -99,7 +105,8 @@ missing() {
 }
 report() {
 	echo "deps: missing tools:" >&2
-	printf '%s\n' "$miss" | awk -F'|' '{ if ($3 == "-") printf "deps:   %-28s (no package known: put it on the PATH)\n", $1
+	printf '%s\n' "$miss" | awk -F'|' '{
+		if ($3 == "-") printf "deps:   %-28s (no package known: put it on the PATH)\n", $1
 		else printf "deps:   %-28s Debian: %s, Fedora: %s, Arch: %s\n", $1, $3,
 			($4 == "-" ? "(none known)" : $4), ($5 == "-" ? "(none known)" : $5) }' >&2
 }
@@ -109,17 +116,20 @@ miss=$(missing "$@")
 [ -z "$miss" ] && exit 0
 debs=$(printf '%s\n' "$miss" | cut -d'|' -f3 | grep -vx -- - | sort -u | tr '\n' ' ')
 debs=${debs% }
-if ! command -v apt-get >/dev/null 2>&1 || printf '%s\n' "$miss" | cut -d'|' -f3 | grep -qx -- -; then
+if ! command -v apt-get >/dev/null 2>&1 ||
+	printf '%s\n' "$miss" | cut -d'|' -f3 | grep -qx -- -; then
 	report
 	command -v apt-get >/dev/null 2>&1 ||
-		echo "deps: error: no apt-get here: install the packages above with this system's package manager" >&2
+		echo "deps: error: no apt-get here: install the packages above" \
+			"with this system's package manager" >&2
 	exit 126
 fi
 
 # Debian's gcc-multilib conflicts with every cross gcc, and apt's --no-remove
 # below would leave only its own message: name the way out before apt is asked.
 cross=$(printf '%s\n' $debs | grep '^gcc-.*-linux-gnu' | tr '\n' ' ')
-if [ -n "$cross" ] && dpkg-query -W -f='${Status}' gcc-multilib 2>/dev/null | grep -q 'install ok installed'; then
+if [ -n "$cross" ] &&
+	dpkg-query -W -f='${Status}' gcc-multilib 2>/dev/null | grep -q 'install ok installed'; then
 	printf 'deps: %s\n' "error: Debian's gcc-multilib is installed, and it conflicts with the cross" \
 		"  compilers make test needs: ${cross% }." \
 		"  Replace it with gcc-12-multilib, which gives gcc -m32 just the same and" \

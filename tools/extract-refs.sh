@@ -37,7 +37,8 @@ set --
 for sym in memcpy memmove memset; do
 	printf '%s\n' "$defined" | awk -v s="$sym" '$NF == s || $NF == "__" s { f = 1 } END { exit !f }' ||
 		continue
-	if printf '%s\n' "$defined" | awk -v s="__$sym" '$NF == s && $(NF-1) ~ /^[A-Z]$/ { f = 1 } END { exit !f }'; then
+	if printf '%s\n' "$defined" |
+		awk -v s="__$sym" '$NF == s && $(NF-1) ~ /^[A-Z]$/ { f = 1 } END { exit !f }'; then
 		set -- "$@" --redefine-sym "__$sym=${prefix}_$sym" --strip-symbol "$sym"
 	else
 		set -- "$@" --redefine-sym "$sym=${prefix}_$sym"

@@ -52,9 +52,9 @@ BOARDS = (("u74", r"jh71[01]0|visionfive|unmatched|fu740|star64|beaglev|pinetab-
 # A target line (tests/bench-targets.txt): function n pairs kind bound [ceiling], function mix
 # class kind bound [ceiling] (the mean over the fleet mix's calls), or size opt what kind bound.
 NUM = r"(\d+(?:\.\d*)?)"
-TARGET = re.compile(r"(?:(\S+) (?:(\d+) (al|mis|any|\d(?:,\d)?) (per_call|per_byte|memcpy\+|(?:u74|u54)_"
-                    r"per_(?:call|byte))|mix (all|\d+(?:-\d+)?) (per_call|(?:u74|u54)_per_call))"
-                    rf"|size (\S+) (\S+) \S+) {NUM}(?: {NUM})?")
+TARGET = re.compile(r"(?:(\S+) (?:(\d+) (al|mis|any|\d(?:,\d)?) (per_call|per_byte|memcpy\+|"
+                    r"(?:u74|u54)_per_(?:call|byte))|mix (all|\d+(?:-\d+)?) (per_call|"
+                    rf"(?:u74|u54)_per_call))|size (\S+) (\S+) \S+) {NUM}(?: {NUM})?")
 COUNTERS = ("Counters: cycle = rdcycle, instret = rdinstret, time = rdtime; each figure the "
             "minimum over the runs of a point, net of the measurement overhead, per call [per "
             "byte]; MB/s: 10^6 bytes per second of rdtime (under -icount 1 ns an instruction).")
@@ -132,7 +132,8 @@ def read_elf(path, run):
     # Another's total: every function with its symbols' prefix (extract-refs.sh gives helpers
     # it), each address once, whatever its number of names (aliases).
     prefixes = {i: s[:-len(fn)] for (i, fn), s in run.b.symbols.items() if s.endswith("_" + fn)}
-    return {"elf": path, "libfile": elfmod.LIB_FILE, "lib": lib, "lib_total": sum(s for _, s in lib),
+    return {"elf": path, "libfile": elfmod.LIB_FILE, "lib": lib,
+            "lib_total": sum(s for _, s in lib),
             "size": {k: syms[s].size for k, s in run.b.symbols.items()},
             "total": {i: sum({f.addr: f.size for f in syms.values() if f.name.startswith(p)}
                              .values()) for i, p in prefixes.items()}}
@@ -145,12 +146,13 @@ def read_cycles(path, run):
     shared = [k for k in ms if k in run.sweep]
     bad = [(cell_name(k), ms[k]["ins"], run.sweep[k]["instret"]) for k in shared
            if ms[k]["ins"] != run.sweep[k]["instret"]]
-    bad += [(f"{' '.join(k)} (mix)", mix[k]["ins"], run.mix[k]["instret"]) for k in mix if k in
-            run.mix and (mix[k]["ins"], mix[k]["calls"]) != (run.mix[k]["instret"], run.mix[k]["calls"])]
+    bad += [(f"{' '.join(k)} (mix)", mix[k]["ins"], run.mix[k]["instret"]) for k in mix
+            if k in run.mix
+            and (mix[k]["ins"], mix[k]["calls"]) != (run.mix[k]["instret"], run.mix[k]["calls"])]
     if not shared:
         raise Error(f"{path} shares no sweep cell with {run.path}")
     if bad:
-        ex = "; ".join(f"{c}: {m} instructions in the model, {lg} in the log" for c, m, lg in bad[:3])
+        ex = "; ".join(f"{c}: {m} instructions in the model, {g} in the log" for c, m, g in bad[:3])
         raise Error(f"{path} is from a different build than {run.path}: {len(bad)} of "
                        f"{len(shared) + sum(k in run.mix for k in mix)} shared cells differ in "
                        f"instruction count (e.g. {ex}); make cycles anew from the log's image")
@@ -441,7 +443,7 @@ def facts(run):
             ("compiler", m.get("compiler", "?")), ("flags", cf),
             ("lib's flags", "the same" if m.get("lib_cflags", cf) == cf else m["lib_cflags"]),
             ("timebase", f"{run.hz} Hz" + (f", {m['mem_mib']} MiB RAM" if "mem_mib" in m else "")),
-            ("implementations", ", ".join(run.impls) + f" (firmware/impls.mk; {run.ours} is lib's)"),
+            ("implementations", f"{', '.join(run.impls)} (firmware/impls.mk; {run.ours} is lib's)"),
             *((f"{s['impl']}'s {s['file']}", f"{s['version']}, sha256 {s['sha256']} "
                f"({s['known']})") for s in run.b.sources),    # docs/peers.md
             ("counts", f"{run.counts} ({run.why})"),

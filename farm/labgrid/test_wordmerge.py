@@ -12,7 +12,8 @@ def _need_plan(log):
     if log.plan is None:
         if log.bench is not None:
             pytest.skip("a benchmark image: it runs no check groups")
-        pytest.fail("no PLAN: line: the image did not reach its checks; " + _tail(log), pytrace=False)
+        pytest.fail("no PLAN: line: the image did not reach its checks; " + _tail(log),
+                    pytrace=False)
 
 
 def test_boot(wordmerge_log):
@@ -37,7 +38,8 @@ def test_plan_complete(wordmerge_log):
     log = wordmerge_log
     _need_plan(log)
     assert log.plan, "the PLAN: line names no group"
-    assert not log.missing, f"groups planned but never reported: {' '.join(log.missing)}; " + _tail(log)
+    assert not log.missing, (f"groups planned but never reported: {' '.join(log.missing)}; "
+                             + _tail(log))
     assert log.summary is not None, "no SUMMARY: line"
     assert log.summary["groups"] == len(log.plan), (
         f"SUMMARY: counts {log.summary['groups']} groups, PLAN: named {len(log.plan)}")

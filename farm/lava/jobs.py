@@ -25,8 +25,10 @@ TEMPLATE = os.path.join(HERE, "jobs.yaml")
 
 def _fill(x, url):
     if isinstance(x, (dict, list)):
-        return {k: _fill(v, url) for k, v in x.items()} if isinstance(x, dict) else [_fill(v, url) for v in x]
-    return url if x == "IMAGE" else x.replace("{GROUP}", wmlog.field_rx("PASS", "group", "group")).replace(
+        return ({k: _fill(v, url) for k, v in x.items()} if isinstance(x, dict)
+                else [_fill(v, url) for v in x])
+    return url if x == "IMAGE" else x.replace(
+        "{GROUP}", wmlog.field_rx("PASS", "group", "group")).replace(
         "{VERDICT}", wmlog.field_rx("PMU", "verdict", "verdict")) if isinstance(x, str) else x
 
 
@@ -97,7 +99,8 @@ def run(a):
         print("".join(text.splitlines(True)[-20:]) + f"lava-run exit {rc} (log {log})")
     if a.validate:
         ok = rc == 0 and '"case": "validate", "definition": "lava", "result": "pass"' in text
-        return ([], "the pipeline validates") if ok else ([f"no passing validate case (log {log})"], "")
+        return (([], "the pipeline validates") if ok
+                else ([f"no passing validate case (log {log})"], ""))
     uboot = device["actions"]["boot"]["methods"].get("u-boot") or {}
     return check.lava(log, uboot.get("parameters", {}).get("bootloader_prompt"))  # a failed job too
 

@@ -17,7 +17,8 @@ __attribute__((noinline)) void *memcpy(void *dst, const void *src, size_t n)
 	return dst;
 }
 
-static __attribute__((noinline)) void copy_backward(unsigned char *d, const unsigned char *s, size_t n)
+static __attribute__((noinline)) void copy_backward(unsigned char *d, const unsigned char *s,
+						    size_t n)
 {
 	while (n--)
 		d[n] = s[n];

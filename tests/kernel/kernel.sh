@@ -46,9 +46,12 @@ kunit() {
 		"$kdir/linux/tools/testing/kunit/kunit.py" "$@" --arch=riscv \
 		--cross_compile="$cross" --kunitconfig="$top/tests/kernel/kunitconfig"
 }
-qemu=$(command -v qemu-system-riscv64) || err "no qemu-system-riscv64 (tools/deps.sh qemu-system-riscv64)"
-printf '#!/bin/sh\nexec setpriv --pdeathsig KILL %s "$@"\n' "$qemu" > "$kdir/bin/qemu-system-riscv64.tmp"
-chmod +x "$kdir/bin/qemu-system-riscv64.tmp" && mv "$kdir/bin/qemu-system-riscv64.tmp" "$kdir/bin/qemu-system-riscv64"
+qemu=$(command -v qemu-system-riscv64) || err \
+	"no qemu-system-riscv64 (tools/deps.sh qemu-system-riscv64)"
+printf '#!/bin/sh\nexec setpriv --pdeathsig KILL %s "$@"\n' "$qemu" > \
+	"$kdir/bin/qemu-system-riscv64.tmp"
+chmod +x "$kdir/bin/qemu-system-riscv64.tmp" && mv "$kdir/bin/qemu-system-riscv64.tmp" \
+	"$kdir/bin/qemu-system-riscv64"
 
 # boot IMG_DIR OUT_DIR: boots IMG_DIR's Image with kunit.py exec from OUT_DIR;
 # the console log is OUT_DIR/test.log, kunit.py's own report OUT_DIR/exec.log.
@@ -56,7 +59,8 @@ boot() {
 	mkdir -p "$2/arch/riscv/boot"
 	cp "$1/Image" "$2/arch/riscv/boot/Image"
 	kunit exec --build_dir="$2" --timeout=300 > "$2/exec.log" 2>&1 || true
-	say BOOT "$2/test.log: $(grep -m1 'Testing complete' "$2/exec.log" | sed 's/.*Testing complete\. //')"
+	tally=$(grep -m1 'Testing complete' "$2/exec.log" | sed 's/.*Testing complete\. //')
+	say BOOT "$2/test.log: $tally"
 }
 
 # The files variant NAME[=LIB_SRC] adds to arch/riscv/lib/ (none: stock), as "DEST

@@ -1,0 +1,99 @@
+# SPDX-License-Identifier: MIT
+# The prelude of every command of tests/tests.cfg (tests/run.py sources it, in
+# the repository top, with O, B, T, LOG and ELF set): the functions the
+# commands call, each a check too long to read in a table's record.
+
+# One boot of the test's image: its own arguments after these (later options win).
+boot() {
+	O="$B" ./run-qemu.sh --no-build --no-icount --timeout 300 --elf "$ELF" --log "$LOG" "$@"
+}
+
+# runelf FILE ARGS: the ELF program FILE on this host, or under its qemu-user.
+runelf() {
+	python3 tests/run.py --exec "$@"
+}
+
+# labgrid's pytest of farm/labgrid on the environment farm/labgrid/ENV, its
+# console log and JUnit XML in $T for farm/check.py; LG_* come from the caller.
+labgrid_pytest() {
+	timeout -k 10 420 /usr/bin/python3 -m pytest farm/labgrid --lg-env "farm/labgrid/$1" -rfEs \
+		--wordmerge-log $T/lg.log --junitxml=$T/lg.xml
+}
+
+# The peers' sources in later versions (tests/stand-in/peer-tarball, in DIR): a
+# header of linux's changed, a measured file of glibc's changed, and newlib's
+# memset.S changed so that it no longer builds; the image built from them in
+# DIR, make's lines but its progress printed.
+later_peers() {
+	local s=tests/stand-in/peer-tarball p=$PEERS_DIR
+	$s $p/linux linux-source-6.1 $1/l.tar.xz arch/riscv/include/asm/asm.h \
+		"\$a /* a later header */" &&
+	$s $p/glibc glibc-2.36 $1/g.tar.xz string/memcpy.c "1i /* a later comment */" &&
+	$s $p/newlib newlib-salsa/newlib $1/n.tar.xz libc/machine/riscv/memset.S \
+		"\$a not_an_instruction a0" &&
+	make -s O=$1 PEERS=1 PICOLIBC_REFS=0 PEERS_DIR=$1/peers \
+		peer_tar_linux=$1/l.tar.xz peer_ver_linux=6.1.200-1 \
+		peer_tar_glibc=$1/g.tar.xz peer_ver_glibc=2.36-99 \
+		peer_tar_newlib=$1/n.tar.xz peer_ver_newlib=3.3.0-99 all 2>&1 | grep -v "^  "
+}
+
+# As root: a PATH in DIR/bin without valgrind, whose apt-get is the stand-in of
+# tests/stand-in/lock/ (WM_LOCK, WM_BIN exported for it), and its lock DIR/lock
+# held by another process until 4 s after that apt-get asked for it.
+apt_lock_held() {
+	[ "$(id -u)" = 0 ] || { echo "SKIP: deps.sh installs as root only"; exit 77; }
+	tests/stand-in/hide $1/bin valgrind apt-get &&
+	ln -s $PWD/tests/stand-in/lock/apt-get $1/bin/ &&
+	export WM_LOCK=$1/lock WM_BIN=$1/bin &&
+	{ flock $1/lock timeout 300 sh -c \
+		"touch $1/held; until [ -e $1/lock.asked ]; do sleep 0.1; done; sleep 4" & } &&
+	until [ -e $1/held ]; do sleep 0.1; done
+}
+
+# tools/fleetmix.py show's table on stdin, passed on; then PASS: when each
+# function draws 400 calls and every size class is within rounding of the data
+# (column 5: the calls drawn; 8: the data's share, exact), else FAIL: naming them.
+fleetmix_within_rounding() {
+	awk '{ print; n[$1] += $5; if ($5 - $8 >= 1 || $8 - $5 >= 1) bad = bad " " $1 $2 }
+	END {
+		for (f in n)
+			if (n[f] != 400)
+				bad = bad " " f
+		print bad ? "FAIL: fleetmix: not within rounding:" bad \
+			: "PASS: fleetmix: 400 calls a function, every class within rounding of the data"
+	}'
+}
+
+# tools/report.py summary's code size table on stdin: a line per implementation,
+# the bytes of its total that are not its three functions' (its helpers').
+helper_bytes() {
+	local n='\([0-9]*\)'
+	sed -n "s/^\([a-z-]*\) *| *$n *| *$n *| *$n *| *$n$/\1 \2 \3 \4 \5/p" |
+	while read i a b c t; do
+		echo "$i: $((t - a - b - c)) bytes besides its three functions"
+	done
+}
+
+# The user's images in DIR/virt, DIR/visionfive2 and DIR/unmatched: copies of
+# $ELF, each marked as the user's; their sha256 in $T/sums, for sha256sum -c.
+user_images() {
+	for p in virt visionfive2 unmatched; do
+		mkdir -p $1/$p && cp $ELF $1/$p/wordmerge.elf &&
+		echo "the user image of $p" >> $1/$p/wordmerge.elf
+	done && sha256sum $1/*/wordmerge.elf > $T/sums
+}
+
+# sigkill_when_up LOG COMMAND...: COMMAND (a run of run-qemu.sh --log LOG) in
+# the background, ended by SIGKILL (which no trap sees) once its image has
+# printed its first line, or after 60 s.
+sigkill_when_up() {
+	local log=$1 p i
+	shift
+	"$@" & p=$!
+	for i in $(seq 300); do
+		grep -qs "^wordmerge test image" $log && break
+		sleep 0.2
+	done
+	kill -KILL $p
+	wait $p
+}
