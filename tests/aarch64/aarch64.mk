@@ -37,8 +37,8 @@ $(O)/aarch64/%/suite.elf: $(A64_DEPS) $(O)/aarch64/%/flags
 		$(A64_CROSS)gcc $(A64_CFLAGS) $(a64_endian_$*) $$g -c $$s \
 			-o $(@D)/$$(basename $$s).o || exit 1; \
 	done
-	$(Q)$(A64_CROSS)ld $(if $(filter be,$*),-EB,-EL) --build-id=sha1 --no-warn-rwx-segments -T tests/aarch64/link.ld \
-		-o $@ $(foreach s,$(A64_SRCS),$(@D)/$(notdir $(s)).o)
+	$(Q)$(A64_CROSS)ld $(if $(filter be,$*),-EB,-EL) --build-id=sha1 --no-warn-rwx-segments \
+		-T tests/aarch64/link.ld -o $@ $(foreach s,$(A64_SRCS),$(@D)/$(notdir $(s)).o)
 aarch64-test: aarch64
 	$(Q)rc=0; for e in le be; do \
 		tests/aarch64/run.sh $(O)/aarch64/$$e/suite.elf $(O)/aarch64/$$e/run.log || rc=1; \
