@@ -243,7 +243,10 @@ void a64_main(uint64_t x0)
 	struct suite_result res = { 0, 0, 0, 0 };
 	struct fdt_info fdt;
 	uint64_t el = (SYSREG_READ(currentel) >> 2) & 3, sctlr;
-	/* QEMU puts a bare ELF's device tree at the start of -M virt's RAM; x0 if it says. */
+	/*
+	 * For a bare ELF QEMU leaves x0 at 0 and puts the device tree at the start of
+	 * -M virt's RAM; a loader that passes one in x0 (Linux's boot protocol) is heard.
+	 */
 	const void *dtb = x0 ? (const void *)(uintptr_t)x0 : (const void *)0x40000000UL;
 	const char *why = fdt_scan(dtb, &fdt);
 	uint32_t n, i;
