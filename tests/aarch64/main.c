@@ -11,8 +11,8 @@
  * anywhere else, lib's included, ends the run with its address (the host's
  * tools/elf.py symbolize names the function) and the suite's case.  Two
  * pages left out of the map give the suite its guard pages.
- * make A64_ALIGN_CHECK=0 leaves A clear: the control's own control, a run
- * that must end unproven.
+ * make A64_ALIGN_CHECK=0 clears A once the MMU is on: the control's own
+ * control, a run that must end unproven.
  */
 #include <stdint.h>
 #include <stdio.h>

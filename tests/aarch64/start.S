@@ -3,8 +3,9 @@
  * The AArch64 test image's entry and exception vectors: what C cannot do.
  * QEMU -M virt enters a bare ELF at EL1 (no EL2 or EL3 unless asked), with
  * SCTLR_EL1.EE set for a big-endian ELF.  Alignment checking (SCTLR_EL1.A)
- * goes on before the first C instruction and stays on for the whole run;
- * the MMU, whose Normal memory is what A=1 makes trap, is C's (main.c).
+ * goes on before the first C instruction and stays on for the whole run
+ * (but in the A64_ALIGN_CHECK=0 control, main.c); the MMU, whose Normal
+ * memory is what A=1 makes trap, is C's (main.c).
  */
 	.section .text.start, "ax"
 	.global _start
