@@ -289,6 +289,7 @@ $(IMG).dis: $(IMG).elf
 # which make expands as it reads them.
 include tools/plugin.mk
 include tests/build.mk
+include tests/aarch64/aarch64.mk
 include tests/bench.mk
 include tests/cycles.mk
 include tests/kernel/kernel.mk

@@ -167,6 +167,10 @@ const char *fdt_scan(const void *fdt, struct fdt_info *info)
 				info->finisher = read_cells(n->reg, parent->addr_cells);
 				info->has_finisher = 1;
 			}
+			if (parent && n->reg && n->compatible && parent->addr_cells <= 2 &&
+			    n->reg_len >= 4 * parent->addr_cells && !info->pl011 &&
+			    has_string(n->compatible, n->compatible_len, "arm,pl011"))
+				info->pl011 = read_cells(n->reg, parent->addr_cells);
 			depth--;
 		} else if (token == FDT_PROP) {
 			uint32_t len, nameoff;

@@ -16,6 +16,8 @@ struct fdt_info {
 					 * says mmu-type) */
 	int has_finisher;		/* a "sifive,test0" node (QEMU virt) */
 	uint64_t finisher;		/* its register address */
+	uint64_t pl011;			/* an "arm,pl011" UART's registers, or 0
+					 * (the AArch64 test image's console) */
 };
 /* NULL on success; else why the blob is no usable device tree. */
 const char *fdt_scan(const void *fdt, struct fdt_info *info);

@@ -76,10 +76,7 @@ struct misalign_counts misalign_since(struct misalign_counts before)
 unsigned long misalign_report(const char *what, const char *impl, int ours,
 			      struct misalign_counts delta)
 {
-	proto_line(TAG_PMU, "%s[%s]: misaligned loads +%llu stores +%llu%s\n", what, impl,
-	       (unsigned long long)delta.loads, (unsigned long long)delta.stores,
-	       ours ? "" : " (reference, informative)");
-	return ours ? (unsigned long)(delta.loads + delta.stores) : 0;
+	return proto_misaligned(what, impl, ours, delta.loads, delta.stores);
 }
 
 /*
@@ -147,17 +144,10 @@ static enum misalign_verdict misalign_setup(void)
 	before = misalign_read();
 	misalign_control();
 	after = misalign_read();
-	proto_line(TAG_PMU, "control (1 misaligned load, 1 misaligned store): "
-		   "counted loads +%llu stores +%llu\n",
-	       (unsigned long long)(after.loads - before.loads),
-	       (unsigned long long)(after.stores - before.stores));
-	if (after.loads - before.loads >= 1 && after.stores - before.stores >= 1) {
-		proto_line(TAG_PMU, "VERDICT: this platform traps misaligned accesses: "
-			   "the zero counts below are proof\n");
+	if (proto_control(after.loads - before.loads, after.stores - before.stores,
+			  "the control was not counted (QEMU performs misaligned accesses "
+			  "without trapping), so zero counts prove nothing on this platform; "
+			  "the proof here is ./run-qemu.sh --check-alignment"))
 		return MISALIGN_TRAPPED;
-	}
-	proto_line(TAG_PMU, "VERDICT: does not trap here: the control was not counted "
-		   "(QEMU performs misaligned accesses without trapping), so zero counts prove "
-		   "nothing on this platform; the proof here is ./run-qemu.sh --check-alignment\n");
 	return MISALIGN_NOT_TRAPPED;
 }

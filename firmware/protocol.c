@@ -35,6 +35,27 @@ void proto_line(const char *tag, const char *fmt, ...)
 	va_end(ap);
 }
 
+unsigned long proto_misaligned(const char *what, const char *impl, int ours,
+			       unsigned long long loads, unsigned long long stores)
+{
+	proto_line(TAG_PMU, "%s[%s]: misaligned loads +%llu stores +%llu%s\n", what, impl,
+		   loads, stores, ours ? "" : " (reference, informative)");
+	return ours ? (unsigned long)(loads + stores) : 0;
+}
+
+int proto_control(unsigned long long loads, unsigned long long stores, const char *otherwise)
+{
+	proto_line(TAG_PMU, "control (1 misaligned load, 1 misaligned store): counted loads +%llu "
+		   "stores +%llu\n", loads, stores);
+	if (loads >= 1 && stores >= 1) {
+		proto_line(TAG_PMU, "VERDICT: this platform traps misaligned accesses: the zero "
+			   "counts below are proof\n");
+		return 1;
+	}
+	proto_line(TAG_PMU, "VERDICT: does not trap here: %s\n", otherwise);
+	return 0;
+}
+
 void proto_csv(const char *fmt, ...)
 {
 	char line[640] = TAG_CSV ":";

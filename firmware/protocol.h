@@ -38,6 +38,20 @@
 
 void proto_line(const char *tag, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/*
+ * The misaligned-access counts' lines (PMU:), whoever counts them: the SBI PMU
+ * (firmware/misalign.c) or the AArch64 image's alignment faults
+ * (tests/aarch64/main.c).  proto_misaligned() prints "PMU: what[impl]:
+ * misaligned loads +L stores +S" and returns L + S when `ours` (a count in
+ * wordmerge is a failure), 0 for a reference (informative).  proto_control()
+ * prints what the positive control (one misaligned load, one store) counted
+ * and the verdict, `otherwise` after "does not trap here: " when it was not
+ * counted; returns whether it was.
+ */
+unsigned long proto_misaligned(const char *what, const char *impl, int ours,
+			       unsigned long long loads, unsigned long long stores);
+int proto_control(unsigned long long loads, unsigned long long stores, const char *otherwise);
+
 #define CSV_BEGIN(mode)		proto_csv("begin,wordmerge-bench,%d,%s", PROTO_FORMAT, mode)
 /* key, then a value: a number, or a string in double quotes */
 #define CSV_META_STR(key, s)	proto_csv("meta," key ",\"%s\"", s)

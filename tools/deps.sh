@@ -14,6 +14,8 @@ set -eu
 TABLE='
 qemu-system-riscv64   | - | qemu-system-misc | qemu-system-riscv | qemu-system-riscv
 qemu-system-riscv32   | - | qemu-system-misc | qemu-system-riscv | qemu-system-riscv
+qemu-system-aarch64   | - | qemu-system-arm | qemu-system-aarch64 | qemu-system-aarch64
+aarch64-linux-gnu-gcc | - | gcc-aarch64-linux-gnu | gcc-aarch64-linux-gnu | aarch64-linux-gnu-gcc
 opensbi-firmware      | qemu_data opensbi-riscv64-generic-fw_dynamic.bin | qemu-system-data
                        | qemu-system-riscv-core | qemu-system-riscv-firmware
 python3               | test -x /usr/bin/python3 | python3 | python3 | python
