@@ -271,7 +271,7 @@ class Progress:
         chains = [rem[b] + max([rem[t] for t in self.after[b] if t in rem] or [0])
                   for b in self.after if b in rem]
         secs = max([sum(rem.values()) / max(self.jobs, 1)] + chains + list(rem.values()))
-        return int((secs + 59) // 60)
+        return max(int((secs + 59) // 60), 1 if rem else 0)   # a test left: not 0
 
     def line(self):
         mins = self.minutes_left()
