@@ -291,9 +291,113 @@ interrupted = []
 said = set()            # the notes of runelf printed so far
 
 
+class Progress:
+    """The line [done/total, failed, ~N min left] while the tests run, its
+    estimate from the last run's times (tests/durations): what is left of
+    every test and build not done (a running one less its time so far),
+    spread over the -j workers, but never less than the longest chain left (a
+    build and its slowest test).  On a terminal it stays below the other
+    lines, rewritten in place each second; elsewhere (a CI log) it is a line
+    of its own when the count has moved, at most every 30 s (every 2 min
+    with no change), so that a log shows progress without a line a test."""
+
+    def __init__(self):
+        self.tty, self.shown = False, ""
+        self.total = self.done = self.failed = 0
+        self.last, self.running, self.after = None, {}, {}
+        self.said_at, self.said_done, self.drawn_at = 0.0, -1, 0.0
+
+    def setup(self, total, done, jobs, last, after, tests):
+        """last(key): the seconds a test (its name) or build (its key) is
+        expected to take (None: no times, no estimate); after: {build key:
+        [its tests' names]}."""
+        self.tty = sys.stdout.isatty() and os.environ.get("TERM") != "dumb"
+        self.total, self.done, self.jobs, self.last, self.after = total, done, jobs, last, after
+        self.left = set(after) | set(tests)
+
+    def begin(self, key):
+        with print_lock:
+            self.running[key] = time.monotonic()
+
+    def end(self, keys, failed=0):
+        """keys are done (a build, or tests: each counted), failed of them failed."""
+        with print_lock:
+            for k in keys:
+                self.running.pop(k, None)
+                self.left.discard(k)
+                self.done += not k.startswith("build:")
+            self.failed += failed
+            if self.tty:
+                self.draw()
+
+    def minutes_left(self):
+        if self.last is None:
+            return None
+        now = time.monotonic()
+        rem = {}
+        for k in self.left:
+            want = self.last(k)
+            rem[k] = max(want - (now - self.running[k] if k in self.running else 0), 0)
+        chains = [rem[b] + max([rem[t] for t in self.after[b] if t in rem] or [0])
+                  for b in self.after if b in rem]
+        secs = max([sum(rem.values()) / max(self.jobs, 1)] + chains + list(rem.values()))
+        return max(int((secs + 59) // 60), 1 if rem else 0)   # a test left: not 0
+
+    def line(self):
+        mins = self.minutes_left()
+        text = f"[{self.done}/{self.total}, {self.failed} failed" + (
+            "]" if mins is None else f", ~{mins} min left]")
+        now = time.monotonic()
+        longest = sorted(self.running.items(), key=lambda kv: kv[1])[:2]
+        if longest:
+            text += " running: " + ", ".join(f"{k} ({now - t:.0f} s)" for k, t in longest)
+        if self.tty:
+            text = text[:max(shutil.get_terminal_size().columns - 1, 20)]
+        return text
+
+    def draw(self):
+        """On a terminal, the line in place of the one shown (print_lock held)."""
+        self.drawn_at = time.monotonic()
+        self.shown = self.line()
+        sys.stdout.write("\r\033[K" + self.shown)
+        sys.stdout.flush()
+
+    def tick(self, force=False):
+        """The line again: on a terminal each second; else when due (force: now)."""
+        with print_lock:
+            now = time.monotonic()
+            if self.tty:
+                if force or now - self.drawn_at >= 1:
+                    self.draw()
+            elif force or now - self.said_at >= 30 and (
+                    self.done != self.said_done or now - self.said_at >= 120):
+                self.said_at, self.said_done = now, self.done
+                print(self.line(), flush=True)
+
+    def clear(self):
+        """No progress line from here on (the closing lines follow)."""
+        with print_lock:
+            if self.shown:
+                sys.stdout.write("\r\033[K")
+                sys.stdout.flush()
+            self.tty, self.shown = False, ""
+
+
+progress = Progress()
+
+
+def emit(text):
+    """Print text, print_lock held: on a terminal above the progress line."""
+    if progress.shown:
+        sys.stdout.write("\r\033[K")
+    print(text, flush=True)
+    if progress.shown:
+        progress.draw()
+
+
 def say(text):
     with print_lock:
-        print(text, flush=True)
+        emit(text)
 
 
 def killpg(pgid, sig):
@@ -415,7 +519,7 @@ def do_test(t, out, env, durations, backstop):
         with print_lock:
             if line not in said:
                 said.add(line)
-                print(line, flush=True)
+                emit(line)
     if verdict == "FAIL":
         say("\n".join(filter(None, [tail(outfile),
                                      f"FAIL: {t.name}: {why} ({secs:.0f} s, output {outfile})"])))
@@ -491,9 +595,11 @@ def main():
     # longest chain of work starts: a test by its time last run, a build by
     # its own time plus that of the longest test waiting for it (both kept
     # in $O/tests/durations), so that the slowest tests start early and no
-    # long one is left to run alone at the end.  Without times (a first
-    # run, a clean CI clone) the table's order: build, then its tests, line
-    # by line (tests.cfg lists the slowest first).
+    # long one is left to run alone at the end; a test or build without a
+    # time (new, or not run last time) counts as the longest of its kind
+    # that has one, so that it is not left to the end either.  Without times
+    # (a first run, a clean CI clone) the table's order: build, then its
+    # tests, line by line (tests.cfg lists the slowest first).
     tfile = os.path.join(out, "tests", "durations")
     durations = {}
     if os.path.exists(tfile):
@@ -501,6 +607,13 @@ def main():
             name, _, secs = line.partition(" ")
             durations[name] = float(secs or 0)
     known = bool(durations)
+    last = dict(durations)
+
+    most = {b: max([s for n, s in last.items() if n.startswith("build:") == b] or [0])
+            for b in (False, True)}
+
+    def expect(key):
+        return last.get(key, most[key.startswith("build:")])
     # A build is a directory and, in order, the target sets of its tests:
     # one make each, one after the other (never two makes in one folder).
     builds, waiting, first, longest = {}, {}, {}, {}
@@ -511,21 +624,25 @@ def main():
             if key[1] not in sets:
                 sets.append(key[1])
             first.setdefault(key[0], i)
-            longest[key[0]] = max(longest.get(key[0], 0), durations.get(t.name, 60) if known else 0)
+            longest[key[0]] = max(longest.get(key[0], 0), expect(t.name) if known else 0)
         waiting.setdefault(key, []).append((i, t))
 
     def build_key(d):
         return "build:" + os.path.basename(d)
 
-    queue = [(-(durations.get(build_key(d), 10) + longest[d]) if known else 0, first[d], "build", d)
+    queue = [(-(expect(build_key(d)) + longest[d]) if known else 0, first[d], "build", d)
              for d in builds]
     tally = {"PASS": 0, "FAIL": 0, "SKIP": len(skipped), "TIMEOUT": 0}
     cond = threading.Condition()
     busy = [0]
 
+    progress.setup(len(tests) + len(skipped), len(skipped), a.j, expect if known else None,
+                   {build_key(d): [t.name for t in tests if t.build and build_dir(out, t.vars) == d]
+                    for d in builds}, [t.name for t in tests])
+
     def ready(key):
         for i, t in waiting.pop(key, []):
-            queue.append((-durations.get(t.name, 60) if known else 0, i, "test", t))
+            queue.append((-expect(t.name) if known else 0, i, "test", t))
         queue.sort(key=lambda q: q[:2])
 
     def worker():
@@ -541,6 +658,7 @@ def main():
             if kind == "build":
                 variables, sets = builds[item]
                 began = time.monotonic()
+                progress.begin(build_key(item))
                 for targets in sets:
                     why = do_build(out, item, variables, list(targets), env, a.backstop)
                     if why == "interrupted":
@@ -551,15 +669,19 @@ def main():
                             for _, t in waiting.pop((item, targets), []):
                                 say(f"FAIL: {t.name}: its build failed (above)")
                                 tally["FAIL"] += 1
+                                progress.end([t.name], failed=1)
                         ready((item, targets))
                         cond.notify_all()
                 with cond:
                     durations[build_key(item)] = time.monotonic() - began
+                progress.end([build_key(item)])
             else:
+                progress.begin(item.name)
                 v = do_test(item, out, env, durations, a.backstop)
                 with cond:
                     if v != "interrupted":
                         tally[v] += 1
+                        progress.end([item.name], failed=v in ("FAIL", "TIMEOUT"))
             with cond:
                 busy[0] -= 1
                 cond.notify_all()
@@ -569,8 +691,11 @@ def main():
     for th in threads:
         th.start()
     stopped, stopped_at = [], None
+    progress.tick(force=True)
     while any(th.is_alive() for th in threads):
         next(th for th in threads if th.is_alive()).join(0.2)
+        if not interrupted:
+            progress.tick()
         if interrupted and stopped_at is None:
             # Stop every running test and build (its whole process
             # group), start nothing more.
@@ -585,6 +710,7 @@ def main():
             with children_lock:
                 for p in children:
                     killpg(p.pid, signal.SIGKILL)
+    progress.clear()
     if interrupted:
         name = signal.Signals(interrupted[0]).name
         print(f"run.py: interrupted by {name}: ended what was running "
