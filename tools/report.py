@@ -631,16 +631,16 @@ def plot(figs, name, title, panels, kind, ours):
             c, mark, dash = ("darkred", "o", "-") if us else (f"C{k + (k > 2)}", "s^vDPX<>h"[k],
                                                               ("--", "-.", ":")[k % 3])
             st = dict(label=impl + " (this lib)" * us, gid=f"series-{impl}", zorder=3 - (not us))
+            fill = c if us else "none"
             if kind == "bar":
                 w = .8 / len(impls)     # the bars of a class side by side, in the legend's order
                 ax.bar([i + (j - len(impls) / 2 + .5) * w for i in range(len(xs))], ys, w,
                        color=c, edgecolor="black" if us else "none", **st)
             elif kind == "scatter":
-                ax.scatter(xs, ys, s=22, marker=mark, edgecolors=c, facecolors=c if us else
-                               "none", **st)
+                ax.scatter(xs, ys, s=22, marker=mark, edgecolors=c, facecolors=fill, **st)
             else:
                 ax.plot(xs, ys, marker=mark, ls=dash, lw=2.2 if us else 1.1, color=c,
-                             ms=3.5 if us else 10 - k, mfc=c if us else "none", **st)
+                        ms=3.5 if us else 10 - k, mfc=fill, **st)
         ax.set(title=p["title"], ylabel=p["ylabel"] + " (log)", yscale="log",
                xscale="linear" if kind == "bar" else "log", xlabel={"line": "size, bytes (log)",
                "bar": "size class, bytes", "scatter": "modeled cycles per call"}[kind])
