@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""Docs that stay true to the tree (tests/tests.cfg, group docs).
+"""Docs that stay true to the tree (tests/tests.cfg: group docs; figures, group bench).
 
     doc-check.py links [FILE.md ...]   every relative link of README.md and docs/*.md (or
         the files given) names a file or folder that exists, and its #anchor a heading
@@ -16,9 +16,10 @@
     doc-check.py figures [--update] [FILE.md ...]   the same for each `<!-- figures: CMD -->`:
         docs/benchmarks.md's tables, whose commands print the figures of builds that take
         long (the test docs-figures makes them first, in its own folder, as $O)
-        --update: a line whose figures changed (it matches with any numbers in place of its
-        numbers) takes the printed numbers, written into its file; a line that does not
-        match even so is still a FAIL: line (a table of another shape is edited by hand)
+        --update: a line whose figures changed (it matches with any numbers and runs of
+        spaces in place of its own) takes the printed ones, written into its file; a line
+        that does not match even so is still a FAIL: line (a table of another shape is
+        edited by hand)
 
 One FAIL: line per problem and exit status 1, else one PASS: line.
 """
