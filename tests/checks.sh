@@ -97,3 +97,13 @@ sigkill_when_up() {
 	kill -KILL $p
 	wait $p
 }
+
+# figures_changed: $T/good.md, docs/benchmarks.md's block of the code-size table
+# (the one figures block that runs no make), and $T/b.md, the same with
+# wordmerge's first figure changed (a 9 put before it).
+figures_changed() {
+	awk '/^<!-- figures: tools\/report.py summary /{f=1} f{print}
+		f && /^```$/ && ++n == 2 {exit}' docs/benchmarks.md > $T/good.md &&
+	sed 's/^\(wordmerge  *| *\)\([0-9]\)/\19\2/' $T/good.md > $T/b.md &&
+	! cmp -s $T/good.md $T/b.md
+}

@@ -617,41 +617,53 @@ def model_md(run, model, cores, figs):
 
 def plot(figs, name, title, panels, kind, ours):
     """Draw PANELS, [{title, counter, series: {impl: [(x, y)]}}], as the SVG NAME in FIGS, and
-    give its Markdown image.  kind line: per byte against size on a log2 axis; bar: a group of
-    bars per size class; scatter: measured against modeled.  Its data, as drawn, is kept in the
-    SVG's description (tests/plots-check.py compares it with the tables)."""
+    give its Markdown image.  kind line: per byte against size; bar: a group of bars per size
+    class; scatter: measured against modeled; every y axis log.  Its data, as drawn, is kept in
+    the SVG's description (tests/plots-check.py compares it with the tables)."""
     import matplotlib.pyplot as plt    # Debian python3-matplotlib; only make report draws
     plt.rcParams.update({"svg.hashsalt": "wordmerge", "font.size": 8})    # the same bytes each time
     fig, axes = plt.subplots(1, len(panels), figsize=(4.6 * len(panels), 3.6), squeeze=False)
+    impls = list(panels[0]["series"])      # the log's panel: every implementation
     for ax, p in zip(axes[0], panels):
-        for j, (impl, pts) in enumerate(p["series"].items()):
-            xs, ys = zip(*pts)
-            us = impl == ours           # ours stands out: thick, dark red, on top
-            st = dict(label=impl, gid=f"series-{impl}", zorder=3 if us else 2,
-                      alpha=1 if us else .8, color="darkred" if us else f"C{j}")
+        for impl, pts in p["series"].items():
+            (xs, ys), j, us = zip(*pts), impls.index(impl), impl == ours
+            # Ours on top: thick, solid, dark red; each peer a colour (no red), a dash and a hollow
+            # marker of its own, smaller than the one before: coinciding series ring each other.
+            k = (j - 1) % 9
+            c, mark, dash = ("darkred", "o", "-") if us else (f"C{k + (k > 2)}", "s^vDPX<>h"[k],
+                                                              ("--", "-.", ":")[k % 3])
+            st = dict(label=impl + " (this lib)" * us, gid=f"series-{impl}", zorder=3 - (not us))
+            fill = c if us else "none"
             if kind == "bar":
-                w = .8 / len(p["series"])
-                ax.bar([i + (j - len(p["series"]) / 2 + .5) * w for i in range(len(xs))], ys, w,
-                       edgecolor="black" if us else "none", **st)
+                w = .8 / len(impls)     # the bars of a class side by side, in the legend's order
+                ax.bar([i + (j - len(impls) / 2 + .5) * w for i in range(len(xs))], ys, w,
+                       color=c, edgecolor="black" if us else "none", **st)
             elif kind == "scatter":
-                ax.scatter(xs, ys, s=16 if us else 8, **st)
+                ax.scatter(xs, ys, s=22, marker=mark, edgecolors=c, facecolors=fill, **st)
             else:
-                ax.plot(xs, ys, marker=".", lw=2.5 if us else 1, **st)
-        if kind == "scatter":     # measured = modeled
-            ax.axline((1, 1), (2, 2), color="grey", lw=.6, ls="--")
-        ax.set(title=p["title"], ylabel=p["ylabel"], yscale="linear" if kind == "line" else "log",
-               xlabel={"line": "size, bytes (log2)", "bar": "size class, bytes",
-                       "scatter": "modeled cycles per call"}[kind])
-        if kind != "bar":
-            ax.set_xscale("log", base=2 if kind == "line" else 10)
+                ax.plot(xs, ys, marker=mark, ls=dash, lw=2.2 if us else 1.1, color=c,
+                        ms=3.5 if us else 10 - k, mfc=fill, **st)
+        ax.set(title=p["title"], ylabel=p["ylabel"] + " (log)", yscale="log",
+               xscale="linear" if kind == "bar" else "log", xlabel={"line": "size, bytes (log)",
+               "bar": "size class, bytes", "scatter": "modeled cycles per call"}[kind])
+        ax.yaxis.set(major_locator=plt.LogLocator(subs=(1, 2, 5)), major_formatter="{x:g}",
+                     minor_formatter=plt.NullFormatter())
+        if kind == "line":        # a tick at each measured size, the round ones named
+            ns = sorted({x for pts in p["series"].values() for x, _ in pts})
+            named = [n for n in ns if n in (1, 8, 64, 512, 4096, 65536, 1 << 20)]
+            ax.set_xticks(ns, [""] * len(ns), minor=True)
+            ax.set_xticks(named, [size_label(n).removeprefix("n=") for n in named])
         elif kind == "bar":
             ax.set_xticks(range(len(xs)), xs)
+        else:                     # scatter: measured = modeled
+            ax.axline((1, 1), (2, 2), color="grey", lw=.6, ls="--")
         ax.grid(alpha=.3)
-    axes[0][-1].legend(fontsize=6)
+    fig.legend(*axes[0][0].get_legend_handles_labels(), loc="upper left", bbox_to_anchor=(1, .95))
     fig.suptitle(textwrap.fill(title, 55 * len(panels)))
     fig.tight_layout()
     svg, data = io.StringIO(), json.dumps({"kind": kind, "panels": panels})
-    fig.savefig(svg, format="svg", metadata={"Date": None, "Title": title, "Description": data})
+    fig.savefig(svg, format="svg", bbox_inches="tight",
+                metadata={"Date": None, "Title": title, "Description": data})
     plt.close(fig)
     figs[name] = svg.getvalue()
     return f"![{title}]({name})\n"
