@@ -66,8 +66,8 @@
 #                        round-robin on one thread (-accel tcg,thread=single)
 #   -h, --help           this text
 #
-# Each option is given once (--impl up to four times): a second one, or its
-# opposite (--icount and --no-icount), is refused.  Anything after -- is
+# An option given again, or its opposite (--icount and --no-icount), says so
+# in a note, and the last one counts (--impl adds one).  Anything after -- is
 # passed to QEMU unchanged, but QEMU's -smp, -M (-machine) and -m are
 # refused there: the log's name and the run's checks follow --smp,
 # --machine and --memory.
@@ -164,15 +164,21 @@ case "$O" in /*) odir=$O ;; *) odir=$top/$O ;; esac
 cross=${CROSS_COMPILE:-riscv64-unknown-elf-}
 machine=virt smp=1 memory=256M timeout_s=600 silence_s= icount=1 check_align=0
 elf= built= log_given=0 build=1 bios=default mttcg=0 via_uboot=0 uboot= must_align=0
-extra=() impls=() args=("$@") seen=" "
+extra=() impls=() args=("$@")
+declare -A given # each option's last spelling, by name (--no-X is X's)
 while [ $# -gt 0 ]; do
-	# Each option once: a second one, or its opposite (--icount, --no-icount), is refused
-	# rather than silently taking the last.
+	# An option given again, or its opposite (--icount, --no-icount): the last counts,
+	# as the caller is told, not silently.
 	o=${1#--} o=${o#no-}
-	case "$1:$seen" in
-	--impl:* | --:* | -h:* | --help:*) ;;
-	--*:*" $o "*) die "$1: --$o given twice, or with its opposite; give each option once" ;;
-	--*) seen="$seen$o " ;;
+	case "$1" in
+	--impl | -- | --help) ;;
+	--*)
+		case "${given[$o]:-}" in
+		'') ;;
+		"$1") echo "run-qemu.sh: note: $1 given again: the last one counts" >&2 ;;
+		*) echo "run-qemu.sh: note: $1 after ${given[$o]}: the last one counts" >&2 ;;
+		esac
+		given[$o]=$1 ;;
 	esac
 	case "$1" in
 	--machine) [ $# -ge 2 ] || die "--machine needs a value"; machine=$2; shift 2 ;;
