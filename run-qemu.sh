@@ -148,7 +148,8 @@ cleanup() {
 }
 on_signal() { # INT or TERM
 	trap '' INT TERM
-	echo "run-qemu.sh: interrupted by SIG$1: ending QEMU and the rest of the run${logged:+ (log: $logged)}" >&2
+	local named=${logged:+ (log: $logged)}
+	echo "run-qemu.sh: interrupted by SIG$1: ending QEMU and the rest of the run$named" >&2
 	cleanup
 	trap - EXIT "$1"
 	kill -s "$1" $$

@@ -47,13 +47,15 @@ IMPL_BUILTIN := $(foreach e,$(IMPL_LIST) $(if $(filter 1,$(PICOLIBC_REFS)),,$(PI
 impl_err = $(error impl: error: $(1): $(2))
 impl_name = $(firstword $(subst =, ,$(1)))
 impl_file = $(patsubst $(impl_name)=%,%,$(1))
+impl_len = $(shell printf %s '$(impl_name)' | wc -c)
+impl_long = NAME is $(impl_len) characters long; at most 64 (it names the object's files and symbols)
 IMPL_NAMES := $(foreach i,$(IMPL),$(if $(filter =%,$(i)),,$(call impl_name,$(i))))
 $(if $(word 5,$(IMPL)),$(error impl: error: $(words $(IMPL)) implementations given; at most 4))
 define impl_check
 $(if $(findstring =,$(1)),,$(call impl_err,$(1),not NAME=FILE))
 $(if $(filter =%,$(1)),$(call impl_err,$(1),the NAME before = is empty))
 $(if $(or $(findstring ',$(impl_name)),$(shell printf '%s\n' '$(impl_name)' | grep -qx '[a-z0-9_]*' || echo bad)),$(call impl_err,$(1),NAME '$(impl_name)' may hold only a-z 0-9 _))
-$(if $(shell [ $$(printf %s '$(impl_name)' | wc -c) -le 64 ] || echo long),$(call impl_err,$(1),NAME is $(shell printf %s '$(impl_name)' | wc -c) characters long; at most 64 (it names the object's files and symbols)))
+$(if $(shell [ $(impl_len) -le 64 ] || echo long),$(call impl_err,$(1),$(impl_long)))
 $(if $(filter $(impl_name),$(IMPL_BUILTIN)),$(call impl_err,$(1),'$(impl_name)' is a built-in implementation's name (built-in: $(IMPL_BUILTIN))))
 $(if $(word 2,$(filter $(impl_name),$(IMPL_NAMES))),$(call impl_err,$(1),NAME '$(impl_name)' is given twice))
 $(if $(impl_file),,$(call impl_err,$(1),the FILE after = is empty))
@@ -114,7 +116,9 @@ $(IMG_DIR)/obj/user/$(1).stamp: FORCE
 $(IMG_DIR)/obj/user/$(1).o: $(impl_src_$(1)) $(IMG_DIR)/obj/user/$(1).stamp
 	@mkdir -p $$(@D)
 	$$(quiet) CC "$$< (IMPL $(1))"
-	$$(Q)rm -f $$(@:.o=.d) && $(if $(filter %.o,$(impl_src_$(1))),cp $$(call shq,$$<) $$@,$$(CC) $$(IMPL_SRC_CFLAGS) -MD -c $$(call shq,$$<) -o $$@ || \
+	$$(Q)rm -f $$(@:.o=.d)
+	$$(Q)$(if $(filter %.o,$(impl_src_$(1))),cp $$(call shq,$$<) $$@,$$(CC) $$(IMPL_SRC_CFLAGS) \
+		-MD -c $$(call shq,$$<) -o $$@ || \
 		{ echo "impl: error: $(1)=$(impl_src_$(1)): does not compile (the compiler's messages above)" >&2; exit 1; })
 	$$(Q){ head -n 1 $$(@:.o=.stamp) && $$(call impl_dsum,$$(@:.o=.d)); } >$$(@:.o=.stamp).new && \
 		mv $$(@:.o=.stamp).new $$(@:.o=.stamp) && touch $$@

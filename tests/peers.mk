@@ -80,9 +80,9 @@ peers-hashes: $(PEER_STAMPS)
 # sha256: another tarball of the same size, date and version is new), into
 # a new folder renamed into place; the stamp then records the package, its
 # version and the measured files (tests/peers/state.sh hashes them as they
-# are when a build reads them), or why the files could not be had.  Checked at every build (the stamp changes only when the package
-# does, so nothing is rebuilt for nothing): an update of the package is
-# taken at once.
+# are when a build reads them), or why the files could not be had.
+# Checked at every build (the stamp changes only when the package does, so
+# nothing is rebuilt for nothing): an update of the package is taken at once.
 $(PEERS_DIR)/%.ok: FORCE
 	@mkdir -p $(@D)
 	$(Q)set -e; exec 9>$(PEERS_DIR)/.lock; flock 9; \
