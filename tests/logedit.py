@@ -38,8 +38,9 @@ def edit_text(line, rules):
     m = wmlog.TAG.match(line)
     for tag, _, field, value in (r for r in rules if m and r[0] == m.group(1)):
         fm = next(filter(None, (rx.match(m.group(2)) for _, rx in wmlog.FORMS[tag])))
-        at = len(tag) + 2
-        line = line[:at + fm.start(field)] + value + line[at + fm.end(field):]
+        if field in fm.re.groupindex:       # the line's form has the field
+            at = len(tag) + 2
+            line = line[:at + fm.start(field)] + value + line[at + fm.end(field):]
     return line
 
 
