@@ -68,9 +68,8 @@
 #
 # An option given again, or its opposite (--icount and --no-icount), says so
 # in a note, and the last one counts (--impl adds one).  Anything after -- is
-# passed to QEMU unchanged, but QEMU's -smp, -M (-machine) and -m are
-# refused there: the log's name and the run's checks follow --smp,
-# --machine and --memory.
+# passed to QEMU unchanged, but QEMU's -smp and -M (-machine) are refused
+# there: the log's name and the run's checks follow --smp and --machine.
 #
 # Environment:
 #   O=DIR                build directory, as in make O=DIR (default build;
@@ -202,10 +201,10 @@ while [ $# -gt 0 ]; do
 	--)
 		shift
 		extra=("$@")
-		# The log's name and the run's checks are taken from these three options.
+		# The log's name and the run's checks are taken from these two options.
 		for o in "${extra[@]}"; do
-			case "$o" in -smp | --smp | -M | --M | -machine | --machine | -m | --m)
-				die "QEMU's $o after --: give run-qemu.sh's --smp, --machine or --memory" ;;
+			case "$o" in -smp | --smp | -M | --M | -machine | --machine)
+				die "QEMU's $o after --: give run-qemu.sh's --smp or --machine" ;;
 			esac
 		done
 		break ;;
