@@ -66,13 +66,17 @@
 #                        round-robin on one thread (-accel tcg,thread=single)
 #   -h, --help           this text
 #
-# Anything after -- is passed to QEMU unchanged.
+# An option given again, or its opposite (--icount and --no-icount), says so
+# in a note, and the last one counts (--impl adds one).  Anything after -- is
+# passed to QEMU unchanged, but QEMU's -smp and -M (-machine) are refused
+# there: the log's name and the run's checks follow --smp and --machine.
 #
 # Environment:
 #   O=DIR                build directory, as in make O=DIR (default build;
 #                        relative to the repository top).  Runs that build
 #                        into the same DIR take turns (flock on
-#                        DIR/.build.lock); the image cannot be linked in a
+#                        DIR/.build.lock), each then boots its own copy of
+#                        the image it built; the image cannot be linked in a
 #                        DIR whose path has a comma or a space
 #   CROSS_COMPILE=PREFIX RISC-V toolchain prefix (default riscv64-unknown-elf-)
 #   IMPL_CFLAGS=FLAGS    added to the flags --impl sources are built with
@@ -143,14 +147,14 @@ cleanup() {
 }
 on_signal() { # INT or TERM
 	trap '' INT TERM
-	echo "run-qemu.sh: interrupted by SIG$1: ending QEMU and the rest of the run${log:+ (log: $log)}" \
-		>&2
+	local named=${logged:+ (log: $logged)}
+	echo "run-qemu.sh: interrupted by SIG$1: ending QEMU and the rest of the run$named" >&2
 	cleanup
 	trap - EXIT "$1"
 	kill -s "$1" $$
 	exit 126 # not reached: the signal ends the shell, its status 128+signal
 }
-log=
+log= logged=
 trap cleanup EXIT
 trap 'on_signal INT' INT
 trap 'on_signal TERM' TERM
@@ -159,9 +163,23 @@ O=${O:-build}
 case "$O" in /*) odir=$O ;; *) odir=$top/$O ;; esac
 cross=${CROSS_COMPILE:-riscv64-unknown-elf-}
 machine=virt smp=1 memory=256M timeout_s=600 silence_s= icount=1 check_align=0
-elf= log_given=0 build=1 bios=default mttcg=0 via_uboot=0 uboot= must_align=0
+elf= built= log_given=0 build=1 bios=default mttcg=0 via_uboot=0 uboot= must_align=0
 extra=() impls=() args=("$@")
+declare -A given # each option's last spelling, by name (--no-X is X's)
 while [ $# -gt 0 ]; do
+	# An option given again, or its opposite (--icount, --no-icount): the last counts,
+	# as the caller is told, not silently.
+	o=${1#--} o=${o#no-}
+	case "$1" in
+	--impl | -- | --help) ;;
+	--*)
+		case "${given[$o]:-}" in
+		'') ;;
+		"$1") echo "run-qemu.sh: note: $1 given again: the last one counts" >&2 ;;
+		*) echo "run-qemu.sh: note: $1 after ${given[$o]}: the last one counts" >&2 ;;
+		esac
+		given[$o]=$1 ;;
+	esac
 	case "$1" in
 	--machine) [ $# -ge 2 ] || die "--machine needs a value"; machine=$2; shift 2 ;;
 	--smp) [ $# -ge 2 ] || die "--smp needs a value"; smp=$2; shift 2 ;;
@@ -180,7 +198,16 @@ while [ $# -gt 0 ]; do
 	--mttcg) mttcg=1; shift ;;
 	--via-uboot) via_uboot=1; shift ;;
 	-h | --help) usage; exit 0 ;;
-	--) shift; extra=("$@"); break ;;
+	--)
+		shift
+		extra=("$@")
+		# The log's name and the run's checks are taken from these two options.
+		for o in "${extra[@]}"; do
+			case "$o" in -smp | --smp | -M | --M | -machine | --machine)
+				die "QEMU's $o after --: give run-qemu.sh's --smp or --machine" ;;
+			esac
+		done
+		break ;;
 	*) usage >&2; die "unknown option: $1" ;;
 	esac
 done
@@ -250,10 +277,22 @@ tools=(qemu-system-riscv64 python3 pyelftools setpriv flock)
 	echo "run-qemu.sh: note: going on without the peers whose source packages are missing" >&2
 case "$bios" in default | none) ;; *) [ -r "$bios" ] || die "cannot read --bios $bios" ;; esac
 
+# The run's temporary folder, with its shell's pid in it: a run killed by
+# SIGKILL (which no trap sees) leaves its folder behind, and a later run
+# removes each folder whose run is gone.
+for d in "${TMPDIR:-/tmp}"/run-qemu.*/; do
+	p=$(cat "$d/pid" 2>/dev/null) && [ ! -d "/proc/$p" ] && rm -rf "$d"
+done
+state=$(mktemp -d "${TMPDIR:-/tmp}/run-qemu.XXXXXX") || die "cannot make a temporary folder"
+echo $$ >"$state/pid"
+
 # make in $odir, one run at a time: a second run waits for the first's make
 # (which leaves it nothing to do) instead of writing the same files at once.
-locked_make() {
-	local rc
+# OWN (not -): the image made is copied there under the same lock, the run's
+# own copy, which another run's build cannot relink while this one boots it.
+locked_make() { # OWN ARGS...
+	local rc own=$1
+	shift
 	mkdir -p "$odir" 2>/dev/null || die "cannot create the build folder $odir"
 	exec 9>>"$odir/.build.lock" || die "cannot open the build lock $odir/.build.lock"
 	if ! flock -n 9; then
@@ -268,6 +307,7 @@ locked_make() {
 	wait "$mpid"
 	rc=$?
 	mpid=
+	[ "$rc" != 0 ] || [ "$own" = - ] || cp "$odir/virt/wordmerge.elf" "$own" || rc=1
 	exec 9>&-
 	return "$rc"
 }
@@ -283,7 +323,9 @@ if [ "$build" = 1 ]; then
 		die "cannot build in $odir: the image's link splits a path at its commas;" \
 			"use another O= or --no-build --elf FILE" ;;
 	esac
-	locked_make PLATFORM=virt IMPL="$impl" IMPL_MUST_ALIGN="$must_align" all ||
+	built=$odir/virt/wordmerge.elf
+	elf=$state/wordmerge.elf
+	locked_make "$elf" PLATFORM=virt IMPL="$impl" IMPL_MUST_ALIGN="$must_align" all ||
 		die "build failed (make O=$O PLATFORM=virt${impl:+ IMPL=\"$impl\"} all)"
 fi
 [ -n "$elf" ] || elf=$odir/virt/wordmerge.elf
@@ -315,8 +357,9 @@ if [ "$log_given" = 0 ]; then
 		log=$base-$n.log
 	done
 fi
-[ "$log" -ef "$elf" ] && die "--log $log is the ELF being booted"
+{ [ "$log" -ef "$elf" ] || [ "$log" -ef "$built" ]; } && die "--log $log is the ELF being booted"
 { : >"$log"; } 2>/dev/null || die "cannot write the log $log"
+logged=$log # the log an interrupted run names: not before it is written
 # The log's side files are its run's: those of an earlier run of the same
 # name go (--check-alignment and --via-uboot make theirs anew below).
 rm -rf "$log.misalign" "$log.uboot" "$log.run" 2>/dev/null
@@ -364,7 +407,7 @@ fi
 [ "$smp" -gt 1 ] && [ "$mttcg" = 0 ] && qemu_args+=(-accel tcg,thread=single)
 raw=
 if [ "$check_align" = 1 ]; then
-	locked_make plugin || die "plugin build failed (make O=$O plugin)"
+	locked_make - plugin || die "plugin build failed (make O=$O plugin)"
 	raw=$log.misalign
 	[ -d "$raw" ] && die "the plugin's output $raw is a directory"
 	{ : >"$raw"; } 2>/dev/null || die "cannot write the plugin's output $raw"
@@ -386,17 +429,9 @@ exit_line_done() {
 	chunk=$(tail -c 65536 "$log" 2>/dev/null; echo .)
 	chunk=${chunk%.}
 	[[ $chunk == *$'\n' ]] || chunk=${chunk%$'\n'*}
-	grep -aqE '^EXIT: STATUS=[0-9]+'$'\r''?$' <<<"$chunk"
+	grep -aqE '^EXIT: STATUS=[0-9]+( lines=[0-9]+ crc=[0-9a-f]{8})?'$'\r''?$' <<<"$chunk"
 }
 
-# The run's temporary folder, with its shell's pid in it: a run killed by
-# SIGKILL (which no trap sees) leaves its folder behind, and a later run
-# removes each folder whose run is gone.
-for d in "${TMPDIR:-/tmp}"/run-qemu.*/; do
-	p=$(cat "$d/pid" 2>/dev/null) && [ ! -d "/proc/$p" ] && rm -rf "$d"
-done
-state=$(mktemp -d "${TMPDIR:-/tmp}/run-qemu.XXXXXX") || die "cannot make a temporary folder"
-echo $$ >"$state/pid"
 mkfifo "$state/uart" || die "cannot make a FIFO in $state"
 echo "run-qemu.sh: qemu-system-riscv64 ${qemu_args[*]}" >&2
 # How the log was made, beside it as LOG.run (make bench's logs too; make
@@ -404,7 +439,7 @@ echo "run-qemu.sh: qemu-system-riscv64 ${qemu_args[*]}" >&2
 { printf '%q ' "$0" "${args[@]}"; echo
   TZ=UTC printf '(%s, %(%Y-%m-%d %H:%M)T UTC, host %s)\n' \
 	"$(qemu-system-riscv64 --version | head -n 1)" -1 "$(uname -m)"
-  echo "image: $(readlink -f -- "$elf")"; } >"$log.run" 2>/dev/null
+  echo "image: $(readlink -f -- "${built:-$elf}")"; } >"$log.run" 2>/dev/null
 setpriv --pdeathsig KILL qemu-system-riscv64 "${qemu_args[@]}" </dev/null >"$log" 2>&1 &
 qpid=$!
 # The log stays what the UART said, as a board's serial capture would; the
@@ -413,7 +448,9 @@ qpid=$!
 # symbolizer fail, cat passes the rest through raw; the status below is
 # read from the log either way.  tail ends once QEMU has (--pid), or with
 # this shell (--pdeathsig); the symbolizer at the end of tail's output.
-{ /usr/bin/python3 "$top/tools/elf.py" symbolize "$elf" || cat; } <"$state/uart" &
+# SIGINT is ignored there (Python then leaves it so): a Ctrl-C ends the run through
+# on_signal, not the symbolizer with a traceback.
+{ trap '' INT; /usr/bin/python3 "$top/tools/elf.py" symbolize "$elf" || cat; } <"$state/uart" &
 spid=$!
 setpriv --pdeathsig KILL tail -n +1 -s 0.2 -f --pid="$qpid" "$log" >"$state/uart" 2>/dev/null &
 tpid=$!
@@ -485,6 +522,7 @@ if [ -z "$line" ]; then
 	exit 125
 fi
 status=${line#EXIT: STATUS=}
+status=${status% lines=* crc=*}
 case "$status" in '' | *[!0-9]* | 0?*)
 	echo "run-qemu.sh: error: malformed line '$line' (log: $log)" >&2
 	exit 125 ;;

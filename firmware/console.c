@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "firmware.h"
+#include "protocol.h"
 #include "sbi.h"
 
 #ifndef WM_FORCE_LEGACY_CONSOLE
@@ -47,6 +48,7 @@ static void console_flush(void)
 static int console_putc(char c, FILE *file)
 {
 	(void)file;
+	proto_console(c);
 	if (!console_use_dbcn) {
 		sbi_legacy_putchar(c);
 		return (unsigned char)c;

@@ -47,6 +47,9 @@ IMPL_BUILTIN := $(foreach e,$(IMPL_LIST) $(if $(filter 1,$(PICOLIBC_REFS)),,$(PI
 impl_err = $(error impl: error: $(1): $(2))
 impl_name = $(firstword $(subst =, ,$(1)))
 impl_file = $(patsubst $(impl_name)=%,%,$(1))
+impl_len = $(shell printf %s '$(impl_name)' | wc -c)
+impl_long = NAME is $(impl_len) characters long; at most 64 (it names the object's files and \
+	symbols)
 IMPL_NAMES := $(foreach i,$(IMPL),$(if $(filter =%,$(i)),,$(call impl_name,$(i))))
 $(if $(word 5,$(IMPL)),$(error impl: error: $(words $(IMPL)) implementations given; at most 4))
 define impl_check
@@ -55,6 +58,7 @@ $(if $(filter =%,$(1)),$(call impl_err,$(1),the NAME before = is empty))
 $(if $(or $(findstring ',$(impl_name)),$(shell printf '%s\n' '$(impl_name)' | \
 	grep -qx '[a-z0-9_]*' || echo bad)),$(call impl_err,$(1),NAME '$(impl_name)' may hold only \
 	a-z 0-9 _))
+$(if $(shell [ $(impl_len) -le 64 ] || echo long),$(call impl_err,$(1),$(impl_long)))
 $(if $(filter $(impl_name),$(IMPL_BUILTIN)),$(call impl_err,$(1),'$(impl_name)' is a built-in \
 	implementation's name (built-in: $(IMPL_BUILTIN))))
 $(if $(word 2,$(filter $(impl_name),$(IMPL_NAMES))),$(call impl_err,$(1),NAME '$(impl_name)' is \
@@ -95,38 +99,52 @@ IMPL_SRC_CFLAGS = $(IMG_CODEGEN) -Wall -Wextra $(IMPL_CFLAGS)
 # compiled or as given, must be one the image can link (tools/elf.py user): an
 # RV64 little-endian soft-float relocatable whose memcpy, memmove, memset
 # (one at least) are functions, and that needs nothing else (the image is
-# freestanding: no C library beneath it).  Its static helpers get the prefix
-# too, so that the plugin's table names them as the user's and
-# --impl-must-align (run-qemu.sh) catches them.
+# freestanding: no C library beneath it).  It is then renamed (IMPL_RENAME).
 # The object is rebuilt when what it is built from changes, by content, not
 # date: a file copied over with its older date kept (cp -p, tar x) or a
 # symlink retargeted is new code.  Its stamp holds the file's sha256, the
-# compiler's version and the flags, and is rewritten only when they change.
+# compiler's version and the flags, and on its second line the sha256 of
+# every file the compiler read (impl_dsum), and is rewritten only when they
+# change; after a compile the recipe writes that line anew from the
+# compiler's new list.
 IMPL_CC_VERSION := $(if $(IMPL),$(shell $(CC) --version 2>/dev/null | head -n 1))
+# The sha256 of the files a compile read, as its dependency output (gcc -MD: FILE.d) lists them.
+impl_dsum = sed -e 's/^[^:]*://' -e 's/\\$$//' $(call shq,$(1)) 2>/dev/null | \
+	xargs -r sha256sum 2>&1 | sha256sum
 define impl_rules
 $(impl_src_$(1)): ;
 impl_stamp_$(1) := $(shell sha256sum <$(call shq,$(impl_src_$(1)))) $(IMPL_CC_VERSION)
+impl_dsum_$(1) := $(shell $(call impl_dsum,$(IMG_DIR)/obj/user/$(1).d))
 $(IMG_DIR)/obj/user/$(1).stamp: FORCE
 	@mkdir -p $$(@D)
-	@printf '%s\n' $$(call shq,$$(impl_stamp_$(1)) $$(IMPL_SRC_CFLAGS)) | cmp -s - $$@ || \
-		printf '%s\n' $$(call shq,$$(impl_stamp_$(1)) $$(IMPL_SRC_CFLAGS)) >$$@
+	@printf '%s\n' $$(call shq,$$(impl_stamp_$(1)) $$(IMPL_SRC_CFLAGS)) '$$(impl_dsum_$(1))' | \
+		cmp -s - $$@ || printf '%s\n' $$(call shq,$$(impl_stamp_$(1)) $$(IMPL_SRC_CFLAGS)) \
+		'$$(impl_dsum_$(1))' >$$@
 $(IMG_DIR)/obj/user/$(1).o: $(impl_src_$(1)) $(IMG_DIR)/obj/user/$(1).stamp
 	@mkdir -p $$(@D)
 	$$(quiet) CC "$$< (IMPL $(1))"
+	$$(Q)rm -f $$(@:.o=.d)
 	$$(Q)$(if $(filter %.o,$(impl_src_$(1))),cp $$(call shq,$$<) $$@,$$(CC) $$(IMPL_SRC_CFLAGS) \
-		-c $$(call shq,$$<) -o $$@ || \
+		-MD -c $$(call shq,$$<) -o $$@ || \
 		{ echo "impl: error: $(1)=$(impl_src_$(1)): does not compile" \
 			"(the compiler's messages above)" >&2; exit 1; })
-$(IMG_DIR)/obj/user-$(1).o: $(IMG_DIR)/obj/user/$(1).o tools/extract-refs.sh tools/elf.py \
-		firmware/impls.mk
+	$$(Q){ head -n 1 $$(@:.o=.stamp) && $$(call impl_dsum,$$(@:.o=.d)); } >$$(@:.o=.stamp).new && \
+		mv $$(@:.o=.stamp).new $$(@:.o=.stamp) && touch $$@
+$(IMG_DIR)/obj/user-$(1).o: $(IMG_DIR)/obj/user/$(1).o tools/elf.py firmware/impls.mk
 	$$(quiet) REFS $$@
 	$$(Q)why=$$$$(/usr/bin/python3 tools/elf.py user $$<) || \
 		{ echo "impl: error: $(1)=$(impl_src_$(1)): $$$$why" >&2; exit 1; }; \
-	tools/extract-refs.sh $(CROSS_COMPILE) user_$(1) $$@ $$< && \
-	l=$$$$($(CROSS_COMPILE)nm --defined-only $$@ | \
-		awk '$$$$2 == "t" { print "--redefine-sym " $$$$3 "=user_$(1)_" $$$$3 }'); \
-	[ -z "$$$$l" ] || $(OBJCOPY) $$$$l $$@
+	l=$$$$($(CROSS_COMPILE)nm --defined-only $$< | awk -v p=user_$(1) '$$(IMPL_RENAME)') && \
+	$(OBJCOPY) $$$$l $$< $$@
 endef
+# objcopy's arguments that rename a user's object: its global or weak memcpy, memmove, memset
+# (a Linux-style __memcpy beside them is a helper like any other) become user_NAME_memcpy etc.,
+# the functions under test; every other global symbol, data too, is localized, and it and the
+# file's static functions are renamed user_NAME.SYMBOL: no NAME holds a dot, so no two files'
+# symbols share a name, and user_* names each in the plugin's table and --impl-must-align.
+IMPL_RENAME = $$2 ~ /^[A-Z]$$/ && $$3 ~ /^mem(cpy|move|set)$$/ { print "--redefine-sym " $$3 "=" \
+	p "_" $$3; next } $$3 ~ /^[$$.]/ { next } $$2 ~ /^([A-Z]|t)$$/ { print "--redefine-sym " $$3 \
+	"=" p "." $$3 } $$2 ~ /^[A-Z]$$/ { print "--localize-symbol " p "." $$3 }
 $(foreach n,$(IMPL_NAMES),$(eval $(call impl_rules,$(n))))
 # The user's first: a file that cannot be used fails the build at once.
 $(IMG_OBJS): | $(IMPL_NAMES:%=$(IMG_DIR)/obj/user-%.o)

@@ -12,7 +12,9 @@
  *
  * proto_csv() prints "CSV:" and the record, counts the lines and keeps a
  * CRC-32 of them, which CSV_END closes with: a reader can tell a damaged or
- * truncated capture from a good one.
+ * truncated capture from a good one.  The console passes every character it
+ * sends to proto_console(), which keeps the run's count and CRC-32 of the
+ * tagged lines (CSV: ones too); proto_exit() prints the EXIT: line with them.
  */
 #ifndef WM_PROTOCOL_H
 #define WM_PROTOCOL_H
@@ -88,5 +90,7 @@ int proto_control(unsigned long long loads, unsigned long long stores, const cha
 
 void proto_csv(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void proto_end(void);
+void proto_console(char c);
+void proto_exit(int status);
 
 #endif /* WM_PROTOCOL_H */

@@ -55,7 +55,7 @@ static void banner(unsigned long hartid, const struct fdt_info *fdt,
 
 void fw_exit(int status)
 {
-	proto_line(TAG_EXIT, "STATUS=%d\n", status);
+	proto_exit(status);
 	platform_exit(status);
 }
 

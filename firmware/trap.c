@@ -110,7 +110,7 @@ void trap_report(const unsigned long *regs)
 	if (trap_context && trap_context(now, sizeof(now)))
 		proto_line(TAG_TRAP, "during %s\n", now);
 	proto_line(TAG_FAIL, "unexpected trap\n");
-	proto_line(TAG_EXIT, "STATUS=%d\n", STATUS_TRAP);
+	proto_exit(STATUS_TRAP);
 	platform_exit(STATUS_TRAP);
 }
 

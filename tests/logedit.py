@@ -7,11 +7,13 @@ and written with tools/wmlog.py's records (docs/protocol.md names the fields):
       FIELD of every KIND cell of LOG's last benchmark block whose fields
       NAME are VALUE, a line each
   logedit.py edit LOG OUT [--drop KIND] RULE...
-      LOG with each RULE applied, every block's CSV:end made anew (its count
-      and CRC-32, wmlog.crc_add), then read back by wmlog; --drop KIND leaves
-      out the KIND lines and is not read back (a log broken on purpose).
-      RULE: KIND[,NAME=VALUE...]:FIELD=EXPR, EXPR a Python expression of the
-      record's fields (numbers as numbers), e.g. 'sweep:cycles=instret + 5'
+      LOG with each RULE applied, every block's CSV:end and every EXIT: line's
+      lines and CRC made anew (wmlog.crc_add, wmlog.exit_line), then read back
+      by wmlog; --drop KIND leaves out the KIND lines and is not read back (a
+      log broken on purpose).  RULE: KIND[,NAME=VALUE...]:FIELD=EXPR, EXPR a
+      Python expression of the record's fields (numbers as numbers), e.g.
+      'sweep:cycles=instret + 5'; or TAG:FIELD=VALUE, a field of a text line
+      (its named group in docs/protocol.md), e.g. 'EXIT:status=0'
 """
 import csv
 import io
@@ -31,9 +33,24 @@ def conditions(words):
     return [tuple(w.split("=", 1)) for w in words]
 
 
+def edit_text(line, rules):
+    """LINE with the TAG:FIELD=VALUE rules of its tag applied."""
+    m = wmlog.TAG.match(line)
+    for tag, _, field, value in (r for r in rules if m and r[0] == m.group(1)):
+        fm = next(filter(None, (rx.match(m.group(2)) for _, rx in wmlog.FORMS[tag])))
+        if field in fm.re.groupindex:       # the line's form has the field
+            at = len(tag) + 2
+            line = line[:at + fm.start(field)] + value + line[at + fm.end(field):]
+    return line
+
+
 def edit(lines, rules, drop):
-    out, crc, n = [], None, 0
+    out, crc, n, run = [], None, 0, (0, 0)
     for line in lines:
+        line = edit_text(line, rules)
+        m = wmlog.TAG.match(line)
+        if m and m.group(1) == "EXIT" and " crc=" in line:
+            line = wmlog.exit_line(run, line.split()[1][len("STATUS="):])
         if line.startswith("CSV:"):
             raw = next(csv.reader([line[4:]]))
             kind, spec = raw[0], wmlog.RECORDS.get(raw[0], [])
@@ -61,6 +78,8 @@ def edit(lines, rules, drop):
                 line = f"CSV:end,{n},{crc:08x}"
             elif crc is not None:
                 crc, n = wmlog.crc_add(crc, line), n + 1
+        if line.startswith("CSV:") or m and m.group(1) in wmlog.FORMS:
+            run = wmlog.run_add(run, line)
         out.append(line)
     return out
 

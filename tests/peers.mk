@@ -77,12 +77,13 @@ peers-hashes: $(PEER_STAMPS)
 	@$(PEER_STATE) hashes $(PEERS_DIR) $(PEER_NAMES)
 
 # Each peer's files, extracted under a lock (builds in other folders share
-# the cache) when its package's version or tarball changed since, into a
-# new folder renamed into place; the stamp then records the package, its
-# version and the sha256 of the measured files, or why the files could not
-# be had.  Checked at every build (the stamp changes only when the package
-# does, so nothing is rebuilt for nothing): an update of the package is
-# taken at once.
+# the cache) when its package's version or tarball changed since (its
+# sha256: another tarball of the same size, date and version is new), into
+# a new folder renamed into place; the stamp then records the package, its
+# version and the measured files (tests/peers/state.sh hashes them as they
+# are when a build reads them), or why the files could not be had.
+# Checked at every build (the stamp changes only when the package does, so
+# nothing is rebuilt for nothing): an update of the package is taken at once.
 $(PEERS_DIR)/%.ok: FORCE
 	@mkdir -p $(@D)
 	$(Q)set -e; exec 9>$(PEERS_DIR)/.lock; flock 9; \
@@ -90,7 +91,7 @@ $(PEERS_DIR)/%.ok: FORCE
 	ver='$(peer_ver_$*)'; [ -n "$$ver" ] || \
 		ver=$$(dpkg-query -W -f='$${Version}' $(peer_pkg_$*) 2>/dev/null) || \
 		ver="(no dpkg record)"; \
-	key="$$tar $$ver $$(stat -c '%s %Y' $$tar 2>/dev/null || :) $(call peer_files,$*)"; \
+	key="$$tar $$ver $$(sha256sum < $$tar 2>/dev/null | cut -c1-64) $(call peer_files,$*)"; \
 	[ -d $$d ] && [ "$$(sed -n 's/^key //p' $@ 2>/dev/null)" = "$$key" ] && exit 0; \
 	rm -rf $$d.tmp; mkdir -p $$d.tmp; err=; \
 	if [ ! -r $$tar ]; then \
@@ -100,8 +101,7 @@ $(PEERS_DIR)/%.ok: FORCE
 		err="$$tar: $$(grep -m1 . $$d.err)"; fi; \
 	rm -f $$d.err; \
 	{ echo "key $$key"; echo "version $(peer_pkg_$*) $$ver"; [ -z "$$err" ] || echo "error $$err"; \
-	  for f in $(peer_code_$*); do [ ! -f $$d.tmp/$$f ] || \
-		echo "sha256 $$(sha256sum < $$d.tmp/$$f | cut -c1-64) $$f"; done; } > $@.tmp; \
+	  for f in $(peer_code_$*); do [ ! -f $$d.tmp/$$f ] || echo "measured $$f"; done; } > $@.tmp; \
 	rm -rf $$d.old; [ ! -d $$d ] || mv $$d $$d.old; mv $$d.tmp $$d; mv $@.tmp $@; rm -rf $$d.old; \
 	printf '  %-7s %s\n' PEER \
 		"$*: $(peer_pkg_$*) $$ver, $${err:-$(words $(call peer_files,$*)) files} from $$tar"

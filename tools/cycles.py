@@ -470,12 +470,10 @@ def main(argv=None):
         ap.error("--jobs must be at least 1")
     try:
         if a.cmd == "plugin-args":
-            print(plugin_args(elfmod.Elf(a.elf), a.harness.split(","), a.mark or [MARK]))
-        else:
-            return cmd_model(a) or 0
+            return print(plugin_args(elfmod.Elf(a.elf), a.harness.split(","), a.mark or [MARK]))
+        return cmd_model(a) or 0
     except (Error, OSError) as e:
         return wmlog.fail("cycles.py", e, 1)
-    return 0
 
 
 if __name__ == "__main__":

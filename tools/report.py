@@ -129,13 +129,16 @@ def read_elf(path, run):
         raise Error(f"{path} is not the image that wrote {run.path}: no function {missing[0]}")
     elf.wrote(run.path, None, run.meta.get("memcpy_addr"))
     lib = sorted((f.name, f.size) for f in syms.values() if f.size and elfmod.is_lib(f.name, False))
-    # Another's total: every function with its symbols' prefix (extract-refs.sh gives helpers
-    # it), each address once, whatever its number of names (aliases).
+    # Another's total: every function of its symbols' prefix (extract-refs.sh's PREFIX_, a user's
+    # user_NAME. too: firmware/impls.mk), the longest that fits (user_a_b_'s are not user_a_'s),
+    # each address once, whatever its number of names (aliases).
     prefixes = {i: s[:-len(fn)] for (i, fn), s in run.b.symbols.items() if s.endswith("_" + fn)}
+    own = {f.name: max((p for p in prefixes.values() if f.name.startswith((p, p[:-1] + "."))),
+                       key=len, default=None) for f in syms.values()}
     return {"elf": path, "libfile": elfmod.LIB_FILE, "lib": lib,
             "lib_total": sum(s for _, s in lib),
             "size": {k: syms[s].size for k, s in run.b.symbols.items()},
-            "total": {i: sum({f.addr: f.size for f in syms.values() if f.name.startswith(p)}
+            "total": {i: sum({f.addr: f.size for f in syms.values() if own[f.name] == p}
                              .values()) for i, p in prefixes.items()}}
 
 
@@ -446,6 +449,8 @@ def facts(run):
             ("implementations", f"{', '.join(run.impls)} (firmware/impls.mk; {run.ours} is lib's)"),
             *((f"{s['impl']}'s {s['file']}", f"{s['version']}, sha256 {s['sha256']} "
                f"({s['known']})") for s in run.b.sources),    # docs/peers.md
+            *(("left out", f["why"]) for *_, form, f in run.log.lines     # a peer's SKIP: line
+              if form == "skip" and "[" not in f["why"].split(":")[0]),
             ("counts", f"{run.counts} ({run.why})"),
             ("measurement overhead (subtracted)", f"memcpy/memmove {m['overhead_cpy'][0]} "
              f"instructions, {m['overhead_cpy'][1]} cycles; memset {m['overhead_set'][0]}, "

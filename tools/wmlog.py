@@ -50,6 +50,17 @@ def crc_add(crc, line):
     return zlib.crc32((line + "\n").encode(), crc)
 
 
+def run_add(run, line):     # a run's (tagged lines, CRC) after LINE; BANNER: build-id starts one
+    return (1, crc_add(0, line)) if line.startswith("BANNER: build-id") else (
+        run[0] + 1, crc_add(run[1], line))
+
+
+def exit_line(run, status):
+    """The EXIT: line that closes a run of (tagged lines, CRC) with STATUS (docs/protocol.md)."""
+    crc = zlib.crc32(f"EXIT: STATUS={status}".encode(), run[1])
+    return f"EXIT: STATUS={status} lines={run[0]} crc={crc:08x}"
+
+
 def _block(text, name):
     m = re.search(r"```" + name + r"\n(.*?)```", text, re.S)
     return [l for l in m.group(1).splitlines() if l.strip()]
@@ -140,7 +151,7 @@ class Log:
 
     def __init__(self, path):
         self.path = path
-        self.build_id = self.verdict = self.plan = self.summary = self.status = None
+        self.build_id = self.verdict = self.plan = self.summary = self.status = self.sealed = None
         self.pmu, self.groups, self.cases = [], {}, {}
         self.fails, self.traps, self.benches, self.lines = [], [], [], []
 
@@ -186,7 +197,7 @@ def _fields(kind, raw, where):
 def read(path):
     with open(path, "rb") as f:
         text = f.read().decode("utf-8", "replace")
-    log, bench = Log(path), None
+    log, bench, run = Log(path), None, (0, 0)     # run: its tagged lines and their CRC so far
     for n, line in enumerate(text.replace("\r", "").split("\n"), 1):
         where, line = f"{path}:{n}", STAMP.sub("", line, count=1)
         k = line.find("CSV:begin,")
@@ -197,6 +208,7 @@ def read(path):
             raise Error(f"{where}: {line[:k]!r} before a CSV: record: a per-line timestamp or "
                         "prefix of a form not read (tio -t's, minicom's [...] timestamps are)")
         if line.startswith("CSV:"):
+            run = run_add(run, line)
             raw = next(csv.reader([line[4:]]))
             kind = raw[0] if raw else ""
             if kind not in RECORDS:
@@ -232,6 +244,9 @@ def read(path):
         else:
             raise Error(f"{where}: a {tag}: line of no form the protocol knows: {line}")
         f = fm.groupdict()
+        if tag == "EXIT" and f["crc"] and line != (want := exit_line(run, f["status"])):
+            raise Error(f"{where}: the run is damaged: its lines before make '{want}'")
+        run = run_add(run, line)
         log.lines.append((n, tag, form, f))
         if form in ("build_id", "verdict"):
             setattr(log, form, f[form])
@@ -255,7 +270,7 @@ def read(path):
         elif tag == "SUMMARY":
             log.summary = {k: int(v) for k, v in f.items()}
         elif tag == "EXIT":
-            log.status = int(f["status"])
+            log.status, log.sealed = int(f["status"]), bool(f["crc"])
     if bench is not None:
         raise Error(f"{path}: truncated: the block from line {bench.line} has no CSV:end "
                        f"({bench.records} records read)")
@@ -302,13 +317,19 @@ def read_plugin(path, magic, forms):
 
 
 def read_bench(path, allow_failed=False):
-    """read(path) and its last complete benchmark block; a log without one,
-    or of a failed run (unless ALLOW_FAILED), is an Error."""
+    """read(path) and its last complete benchmark block, an Error without one; unless
+    ALLOW_FAILED, one not whole (no sealed EXIT: line) or failed (its FAIL: or SUMMARY: too)."""
     log = read(path)
     if log.bench is None:
         raise Error(f"{path}: no complete benchmark block (CSV:begin .. CSV:end)")
-    if log.status not in (None, 0) and not allow_failed:
-        raise Error(f"{path}: the image failed (EXIT: STATUS={log.status})")
+    s, fails = log.summary or {}, log.fails + [log.groups[g]["line"] for g in log.failed]
+    why = (log.status is None and "no EXIT: line: the log is incomplete"
+           or not log.sealed and "its EXIT: line has no lines= crc=: it cannot be checked whole"
+           or log.status and f"the image failed (EXIT: STATUS={log.status})"
+           or fails and f"a failure, '{fails[0]}'"
+           or s.get("failures") and f"its SUMMARY: counts {s['failures']} failures")
+    if why and not allow_failed:
+        raise Error(f"{path}: {why}: refused")
     return log, log.bench
 
 

@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: MIT
 # What tests/peers.mk knows of each peer once extracted, from its stamp
 # PEERS_DIR/PEER.ok (key, "version PACKAGE VERSION", "error WHY" when its
-# files could not be had, "sha256 HASH FILE" per measured file) and
-# tests/peers/known.  In a script, not in make: one awk reads both.
+# files could not be had, "measured FILE" per measured file), the files as
+# they are in PEERS_DIR/PEER/ now (a build compiles them as they are, an
+# edited one too), and tests/peers/known.  In a script, not in make: one awk
+# reads the hashes and the known set.
 #
 #   state.sh state PEERS_DIR PEER      why the peer's code is not the known
 #                                      one, or nothing: "WHY" or "memcpy.S,
@@ -17,10 +19,12 @@ known=$(dirname "$0")/known
 cmd=$1 dir=$2
 shift 2
 
-# sha256 lines of PEER's stamp, each "HASH FILE KNOWN" (KNOWN 1 or 0).
+# PEER's measured files, each "HASH FILE KNOWN" (KNOWN 1 or 0).
 sums() {
-	awk -v p="$1" 'FNR == NR { if ($1 !~ /^#/) k[$1 " " $2] = 1; next }
-		$1 == "sha256" { print $2, $3, (($2 " " p "/" $3) in k) ? 1 : 0 }' "$known" "$dir/$1.ok"
+	sed -n 's/^measured //p' "$dir/$1.ok" | while read -r f; do
+		echo "$(sha256sum <"$dir/$1/$f" | cut -c1-64) $f"
+	done | awk -v p="$1" 'FNR == NR { if ($1 !~ /^#/) k[$1 " " $2] = 1; next }
+		{ print $1, $2, (($1 " " p "/" $2) in k) ? 1 : 0 }' "$known" -
 }
 state() {
 	err=$(sed -n 's/^error //p' "$dir/$1.ok")
