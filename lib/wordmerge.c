@@ -52,6 +52,7 @@
 #define HOLD2(a, b) __asm__("" : "+r"(a), "+r"(b))
 #define HOLD3(a, b, c) __asm__("" : "+r"(a), "+r"(b), "+r"(c))
 #define HOLD4(a, b, c, d) __asm__("" : "+r"(a), "+r"(b), "+r"(c), "+r"(d))
+#define HOLD5(a, b, c, d, e) __asm__("" : "+r"(a), "+r"(b), "+r"(c), "+r"(d), "+r"(e))
 
 /* clang's no_builtin keeps it from calling memcpy or memset for our loops. */
 #if defined(__clang__)
@@ -60,7 +61,7 @@
 #define WM_NO_LIBCALLS
 #endif
 
-#define WM_INLINE static inline __attribute__((__always_inline__))
+#define WM_INLINE WM_NO_LIBCALLS static inline __attribute__((__always_inline__))
 
 #ifndef WM_SMALL_CODE
 #define WM_SMALL_CODE 0
@@ -191,11 +192,10 @@ WM_NO_LIBCALLS static inline word wm_edge(const word *p, uintptr_t lo, uintptr_t
  * at once and held: the tests of the bits then find them ready, and k
  * itself stays free for the code after.
  */
-#define SPLIT_BITS(k, b1, b2, b4)                          \
-	uintptr_t b4 = (k) & 4, b1 = (k) & 1, b2 = (k) & 2; \
-	if (WSIZE == 8)                                    \
-		HOLD(b4);                                  \
-	HOLD2(b1, b2)
+#define SPLIT_BITS(k, b1, b2, b4)                                 \
+	uintptr_t b4 = (k) & 4, b1 = (k) & 1, b2 = (k) & 2;        \
+	HOLD(b4);	/* stops the and moving down to its test */ \
+	HOLD2(b1, b2)	/* the same */
 
 /*
  * The WSIZE source bytes starting at s, as one word, loading only aligned
@@ -387,11 +387,6 @@ static inline void wm_head_bwd(unsigned char *e, const unsigned char *s, uintptr
 #define STORE_BWD(i) dw[-1 - (i)] = w##i;
 #define LOAD_BWD2(i) word w##i = sw[-9 - (i)];
 #define STORE_BWD2(i) dw[7 - (i)] = w##i;
-/* Two statements of four: eight registers at once are more than x86-32 has. */
-#define HOLD_GROUP HOLD4(w0, w1, w2, w3); HOLD4(w4, w5, w6, w7);
-/* The same, holding p too: p's step comes before the group's stores. */
-#define HOLD_GROUP_AND(p) HOLD4(w0, w1, w2, w3); \
-	__asm__("" : "+r"(w4), "+r"(w5), "+r"(w6), "+r"(w7), "+r"(p));
 
 /*
  * Step 2, forward: whole words from sw to dw, up to dend; returns where sw
@@ -426,10 +421,21 @@ static inline const word *wm_words_fwd(word *dw, const word *sw, word *dend)
 		HOLD(sw);	/* stops a call to memcpy */
 	}
 	while (dw != dend) {
-		{ R8(LOAD_FWD) HOLD_GROUP R8(STORE_FWD) }
+		{
+			R8(LOAD_FWD)
+			HOLD4(w0, w1, w2, w3);	/* stops a store moving up between the loads */
+			HOLD4(w4, w5, w6, w7);	/* (two of four: x86-32 has not eight registers) */
+			R8(STORE_FWD)
+		}
 		dw += 16;
 		HOLD2(dw, sw);	/* stops dw's step moving down to the stores */
-		{ R8(LOAD_FWD2) sw += 16; HOLD_GROUP_AND(sw) R8(STORE_FWD2) }
+		{
+			R8(LOAD_FWD2)
+			sw += 16;
+			HOLD4(w0, w1, w2, w3);	/* stops a store moving up between the loads */
+			HOLD5(w4, w5, w6, w7, sw);	/* and sw's step moving down */
+			R8(STORE_FWD2)
+		}
 	}
 	return sw;
 }
@@ -454,9 +460,20 @@ static inline const word *wm_words_bwd(word *dw, const word *sw, word *dstop)
 	/* Said again, so that GCC does not compute dw anew from the length. */
 	dw = dblk;
 	while (dw != dstop) {
-		{ R8(LOAD_BWD) HOLD_GROUP R8(STORE_BWD) }
+		{
+			R8(LOAD_BWD)
+			HOLD4(w0, w1, w2, w3);	/* stops a store moving up between the loads */
+			HOLD4(w4, w5, w6, w7);	/* (two of four: x86-32 has not eight registers) */
+			R8(STORE_BWD)
+		}
 		dw -= 16;
-		{ R8(LOAD_BWD2) sw -= 16; HOLD_GROUP_AND(sw) R8(STORE_BWD2) }
+		{
+			R8(LOAD_BWD2)
+			sw -= 16;
+			HOLD4(w0, w1, w2, w3);	/* stops a store moving up between the loads */
+			HOLD5(w4, w5, w6, w7, sw);	/* and sw's step moving down */
+			R8(STORE_BWD2)
+		}
 	}
 	return sw;
 }
@@ -927,6 +944,7 @@ WM_INLINE void *wm_set_ends(void *dst, unsigned char *d, unsigned char *e, unsig
 	if (n > 2) {
 		d[1] = b;
 		e[-2] = b;
+		HOLD(e);	/* stops clang merging these with the longer ends into one block */
 	}
 	return dst;
 }

@@ -4,7 +4,7 @@
 
   holds.py dead SRC OUT --cc NAME=COMMAND...
       compiles SRC at -O2 and -Os, both builds, with each compiler, then again with each
-      hold site removed; a site is a line whose statement is a HOLD..(); a line of its own.
+      hold site removed (HOLD below).
       FAIL: for every site whose removal leaves every object byte-identical (status 1).
   holds.py measure SRC OUT --cc NAME=COMMAND... [--sites N,...] -- MAKE-COMMAND...
       the same compiles at -O2, then for each site that changes a compiler's object,
@@ -25,7 +25,8 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
 import cycles  # noqa: E402  (tools/cycles.py: the model's CSV)
 
-HOLD = re.compile(r"^(\s*)(HOLD\d?\(.*?\);)(.*)$")
+# A site: HOLD..(...); alone on its line, but for a comment, or a macro's line of one.
+HOLD = re.compile(r"^(\s*)(HOLD\d?\([^;]*\);?)(\s*(?:/\*.*\*/)?\s*\\?)$")
 BUILDS = [("O2", 0), ("Os", 1), ("Os", 0), ("O2", 1)]
 
 
@@ -57,8 +58,10 @@ def text_size(obj):
 
 
 def variant(lines, out, name, i):
-    """OUT/NAME.c: lines with site i removed (i None: as they are)."""
-    path = os.path.join(out, name + ".c")
+    """OUT/NAME/wordmerge.c: lines with site i removed (i None: as they are).  Every variant
+    has the same file name, which the object holds."""
+    path = os.path.join(out, name, "wordmerge.c")
+    os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path, "w") as f:
         f.writelines(lines if i is None else without(lines, i))
     return path
@@ -124,7 +127,7 @@ def figures(csv):
 
 
 def model(a, lines, name, i):
-    src = variant(lines, a.out, "src/wordmerge", i)
+    src = variant(lines, a.out, "src", i)
     os.utime(src)
     subprocess.run(a.make + [f"LIB_CC={name}", f"LIB_SRC={src}"], check=True,
                    stdout=subprocess.DEVNULL)
@@ -134,7 +137,6 @@ def model(a, lines, name, i):
 
 def cmd_measure(a):
     lines, res = scan(a, BUILDS[:1])
-    os.makedirs(os.path.join(a.out, "src"), exist_ok=True)
     base = {name: model(a, lines, name, None) for name, _ in a.cc}
     size = {name: text_size(os.path.join(a.out, f"{name}-O2-0.o")) for name, _ in a.cc}
     print("site: compiler: code bytes; then per function the fleet mix's modeled U74/U54 "
