@@ -980,7 +980,6 @@ WM_INLINE void wm_set_tail(word *dend, unsigned char *e, unsigned char b)
 			e[-6] = b;
 			e[-7] = b;
 		}
-		HOLD(e);	/* stops clang merging these with wm_set_ends' stores */
 	}
 }
 
