@@ -75,7 +75,9 @@ def changed(lines, out, ccs, builds, i):
         got[name] = None
         for opt, small in builds:
             o = os.path.join(out, f"{name}-{opt}-{small}")
-            if compile_obj(cc, opt, small, src, o + f"-site{i + 1}.o") != open(o + ".o", "rb").read():
+            with open(o + ".o", "rb") as f:
+                base = f.read()
+            if compile_obj(cc, opt, small, src, o + f"-site{i + 1}.o") != base:
                 got[name] = (opt, small)
                 break
     return got
