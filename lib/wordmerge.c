@@ -3,71 +3,33 @@
  * Word-at-a-time memcpy, memmove and memset that never make a misaligned
  * access, in portable freestanding C.
  *
- * The technique is the one of the 2021 Linux series "lib/string: optimized
- * mem* functions":
- *   1. store bytes until dst is word-aligned;
- *   2. if src is then word-aligned too, copy whole words;
- *   3. otherwise load *aligned* words from src and build each destination word
- *      from two neighbouring source words with a pair of shifts (which way
- *      each word is shifted depends on the byte order);
- *   4. finish the tail.
- * memset spreads the byte over a word, aligns dst and stores words.  Unlike
- * the series, memmove is word-wise in both directions: the backward copy is
- * the mirror image of the forward one.  wm_copy_fwd() and wm_copy_bwd() are
- * those four steps, one helper per step.
+ * A copy takes four steps, as in the Linux series "lib/string: optimized
+ * mem* functions" and in musl's memcpy:
+ *   1. the head: bytes up to dst's first word boundary;
+ *   2. if src is then word-aligned too, whole words;
+ *   3. otherwise aligned source words, each destination word merged from
+ *      two neighbours with a pair of shifts (DROP and PUSH: byte order);
+ *   4. the tail: the bytes after the last whole word.
+ * memmove copies backward, the mirror image of forward, when dst lies
+ * inside the source.  memset spreads the byte over a word and stores words
+ * between a head and a tail of bytes.
  *
- * Two variants, one source: both always compile, and the compiler folds the
- * plain `if (WM_SMALL_CODE)` tests away.
- *   - The default, for speed on in-order cores such as SiFive's U54 and U74,
- *     where an instruction that needs a load's result waits for it and the
- *     core has one memory pipe.  The word loops load a group of source
- *     words into locals and only then store them: two groups of eight per
- *     iteration when co-aligned, two groups of four when merging (more ran
- *     out of registers).  The words that do not fill an iteration go
- *     before the loop when co-aligned (forward: an odd one, then pairs;
- *     backward: one at a time) and after it when merging (pairs, then an
- *     odd one).  memset stores 32 words per iteration and the words above
- *     the last multiple of 32 four at a time, with an overlapping first
- *     block instead of a loop for the odd words; its head and tail are
- *     WSIZE - 1 byte stores each, overlapping the words, whatever their
- *     lengths; its calls of up to two words store bytes from both ends at
- *     once, as musl's memset does.  The copies' heads and tails are not
- *     byte loops: the source bytes they need are merged into one word,
- *     written with at most one byte, one halfword and one word store, each
- *     naturally aligned.  Calls of up to two words take a short path of
- *     their own.
- *   - WM_SMALL_CODE=1 (make LIB_SIZE=small, built -Os), for firmware that
- *     wants the smallest code: byte loops for head and tail, one word per
- *     iteration; still word-wise and still never misaligned.
- * Both are measured by make bench-check (instruction counts) and make cycles
- * (SiFive U74/U54 pipeline models).
+ * Two builds from one source; the compiler folds `if (WM_SMALL_CODE)` away.
+ *   - The default is for speed on in-order cores such as SiFive's U54 and
+ *     U74.  Heads and tails are merged into one word and stored with at
+ *     most a byte, a halfword and a word, each naturally aligned; calls of
+ *     up to two words take a short path; the word loops are unrolled.
+ *   - WM_SMALL_CODE=1 (-Os) is for the smallest code: byte loops for heads
+ *     and tails, one word per iteration.  Still word-wise, never misaligned.
  *
- * Every word, halfword and byte access in this C code is to an address that
- * is a multiple of its size: on cores that trap misaligned accesses (SiFive
- * U54/U74, where OpenSBI then emulates them ~100x slower) we never trap.
- * Nothing is stored outside [dst, dst + n).  The loops load whole aligned
- * words inside [src, src + n); only the source words at the two ends of a
- * call can also hold bytes outside it (EDGE() below says how they are read
- * and how lib stays inside the objects under a checker).  Addresses that
- * can leave the objects, such as the aligned word below src, are computed
- * as integers (uintptr_t), not by pointer arithmetic.
+ * Every access is to an address that is a multiple of its size, and
+ * nothing is stored outside [dst, dst + n).  Only the source words at the
+ * two ends of a call can hold bytes outside [src, src + n): EDGE() reads
+ * them.  Addresses that may leave the objects are computed as integers.
  *
- * Compilers may turn a byte loop into a call to memcpy or memset, which here
- * would be a call to ourselves: HOLD() and WM_NO_LIBCALLS below switch that
- * off in the source, whatever the flags (the image's build adds
- * -ffreestanding -fno-builtin -fno-tree-loop-distribute-patterns all the
- * same); make test checks that the object calls nothing (nm -u) for every
- * compiler and level, built without those flags.  A compiler may also merge
- * neighbouring byte accesses into one wider access, which on a target
- * without fast misaligned access it only does where alignment is known: on
- * RISC-V that is the default tuning, and the image's build says so
- * explicitly with -mstrict-align.
- */
-/*
- * The integer types: the C library's <stdint.h>, or inside a Linux kernel
- * tree (built -nostdinc, without the compiler's headers) the kernel's own,
- * which define the same names (uintptr_t, uint32_t, uint16_t, size_t,
- * UINTPTR_MAX).  wordmerge.h does the same for size_t.
+ * Where the speed build needs a fixed order of instructions, HOLD() keeps
+ * it: loads first, then merges, then stores, so that a store never waits
+ * on a load.  docs/technique.md gives the schedule's reasons and figures.
  */
 #ifdef __KERNEL__
 #include <linux/limits.h>
@@ -79,37 +41,27 @@
 #include "wordmerge.h"
 
 /*
- * The shape of the code comes from the source, not from compiler options,
- * so that it holds with the flags of whoever builds this file (GCC or
- * clang, any -O level, with or without -ffreestanding or an optimize
- * attribute).  HOLD(x) is an empty asm statement that takes x in a
- * register and gives it back changed, as far as the compiler knows.  It
- * emits no instruction; what it buys:
- *   - at the end of a loop's body, on the source pointer (memset: on the
- *     value): the compiler no longer sees a copy or a fill that it could
- *     turn into a call to memcpy or memset (here a call to ourselves);
- *     on the word loops' pointers: nor can it recompute them after the
- *     loop from their start and the length, which kept both values alive
- *     through the loop and ran GCC out of registers;
- *   - on a group of words (HOLD4: the loaded words of a co-aligned
- *     group, the merged words of a merging one): every load of the group
- *     comes before its first store, which schedulers (clang's) otherwise
- *     interleave again;
- *   - on the dst that a helper returns, at its end: the caller cannot
- *     tell that the result is its own dst, so the call stays a tail call
- *     (clang would otherwise keep dst in a saved register across a call).
- * clang's no_builtin attribute also keeps it from calling for its idioms.
+ * HOLD(x) is an empty asm statement that takes x in a register and gives
+ * it back changed, as far as the compiler knows: it emits nothing, but the
+ * compiler can no longer move a computation of x across it, merge x with
+ * another value, or see that a loop copies or fills memory (and call
+ * memcpy or memset, which here would be ourselves).  The shape of the code
+ * then comes from the source, whatever compiler and flags build it.
  */
 #define HOLD(x) __asm__("" : "+r"(x))
 #define HOLD2(a, b) __asm__("" : "+r"(a), "+r"(b))
 #define HOLD3(a, b, c) __asm__("" : "+r"(a), "+r"(b), "+r"(c))
 #define HOLD4(a, b, c, d) __asm__("" : "+r"(a), "+r"(b), "+r"(c), "+r"(d))
+#define HOLD5(a, b, c, d, e) __asm__("" : "+r"(a), "+r"(b), "+r"(c), "+r"(d), "+r"(e))
 
+/* clang's no_builtin keeps it from calling memcpy or memset for our loops. */
 #if defined(__clang__)
 #define WM_NO_LIBCALLS __attribute__((__no_builtin__))
 #else
 #define WM_NO_LIBCALLS
 #endif
+
+#define WM_INLINE WM_NO_LIBCALLS static inline __attribute__((__always_inline__))
 
 #ifndef WM_SMALL_CODE
 #define WM_SMALL_CODE 0
@@ -149,40 +101,26 @@ typedef uint16_t __attribute__((__may_alias__)) wm_u16;
 #endif
 
 /*
- * The source words at the ends of a call.  When src or src + n is not
- * word-aligned, the aligned word that holds the first (or the last) source
- * byte also holds bytes outside [src, src + n); so may the last word a
- * merging loop loads.  EDGE(p, lo, hi) is such a word: the aligned word at
- * p, of which only the bytes in [lo, hi) are used.
- *   - By default it is one aligned word load, as in Linux's word-at-a-time
- *     code (read_word_at_a_time()): the word never crosses a word boundary,
- *     so never a page, and its bytes outside [lo, hi) are shifted away.
- *   - Under a checker that knows each object's exact end, that watches
- *     every byte for races (another thread may own the bytes next to an
- *     object: a word over them is a race report on a correct program), or
- *     that tracks uninitialised bytes (those past an object's end are
- *     often padding, and HOLD() hands the word to an asm statement, which
- *     MemorySanitizer checks as a use), the bytes outside are not read at
- *     all (WM_EXACT): AddressSanitizer (GCC and clang), HWASan,
- *     ThreadSanitizer and MemorySanitizer are seen from the compiler's
- *     macros, and so are the kernel's KASAN and KCSAN, selected by the
- *     macros those kernels define (the same ones: they build with
- *     -fsanitize=kernel-address, kernel-hwaddress or thread).  The host
- *     tests run lib under the user-space ones only; a kernel's checker is
- *     tested where docs/checks.md says so.  -DWM_EXACT=1 asks for it under any
- *     other (Valgrind's memcheck with --partial-loads-ok=no, memory
- *     tagging, capability hardware), and -DWM_EXACT=0 keeps the word
- *     loads under any.  The word is then loaded whole only when it lies
- *     inside [lo, hi), else byte by byte from the bytes inside.  Every load is then inside the caller's
- *     objects and is one the checker instruments, so the checker itself
- *     checks the caller's exact ranges: a call that runs past its object is
- *     still reported, at the first byte outside.
- * The default build's code does not change with this: EDGE(p, lo, hi) is
- * *p, with lo and hi cast to void (no code: they are plain values, and a
- * bound kept for EDGE alone is then not an unused variable).
+ * EDGE(p, lo, hi): the aligned word at p, of which only the bytes in
+ * [lo, hi) are used: a source word at an end of the call.
+ *   - By default it is one aligned word load, as in Linux's
+ *     read_word_at_a_time(): the word never crosses a page, and the bytes
+ *     outside [lo, hi) are shifted away.
+ *   - With WM_EXACT=1 the bytes outside are not read at all: the word is
+ *     loaded whole only when it lies inside [lo, hi), else byte by byte.
+ *     Checkers that know each object's exact end, watch every byte for
+ *     races, or track uninitialised bytes need it; it is chosen by itself
+ *     under AddressSanitizer, HWASan, ThreadSanitizer and MemorySanitizer
+ *     (and the kernel's KASAN and KCSAN, which define the same macros).
+ *     -DWM_EXACT=1 asks for it elsewhere (Valgrind's memcheck with
+ *     --partial-loads-ok=no, memory tagging), -DWM_EXACT=0 refuses it.
+ *     docs/checks.md says where each checker is tested.
+ * lo and hi are cast to void by default: no code, and a bound kept for
+ * EDGE alone is not an unused variable.
  */
 #ifndef WM_EXACT
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_HWADDRESS__) || defined(__SANITIZE_THREAD__)
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_HWADDRESS__) || \
+	defined(__SANITIZE_THREAD__)
 #define WM_EXACT 1
 #elif defined(__has_feature)
 #if __has_feature(address_sanitizer) || __has_feature(hwaddress_sanitizer) || \
@@ -214,31 +152,23 @@ WM_NO_LIBCALLS static inline word wm_edge(const word *p, uintptr_t lo, uintptr_t
 #endif
 
 /*
- * The word that starts ls/8 bytes into `lo`, where `lo` is the aligned
- * source word at the lower address and `hi` the one after it; rs is
- * WBITS - ls.  0 < ls < WBITS, so neither shift is by the full width.  The
- * shift amounts are ints computed once per call: unsigned shift arithmetic
- * made GCC add extensions inside the loops.
+ * The word that starts ls/8 bytes into `lo`, the aligned source word at the
+ * lower address, `hi` the one after it; rs is WBITS - ls, and 0 < ls < WBITS,
+ * so neither shift is by the full width.  ls and rs are ints, computed once
+ * a call: unsigned shift amounts cost extensions inside the loops.
  */
 #define MERGE(lo, hi, ls, rs) (DROP(lo, ls) | PUSH(hi, rs))
 
 /*
- * Lengths past PTRDIFF_MAX.  GCC takes the offset of a pointer addition as a
- * signed number: with a length above PTRDIFF_MAX (more than 2 GiB on a
- * 32-bit target), p + n is to GCC an overflow, undefined behaviour that the
- * optimiser may exploit (and UBSan's pointer-overflow check reports), and so
- * is a difference of two pointers that far apart.  So every offset that can
- * reach the length is added by END(T, p, n) or START(T, p, n), the address
- * of byte n above or below p (a pointer into the caller's object still,
- * since n never exceeds what is left of it), and the words between two
- * word pointers are WORDS(lo, hi).  Pointer arithmetic proper is kept to
- * offsets below 32 words (loop steps, the odd words).  Where an object can
- * be larger than PTRDIFF_MAX, on 32-bit targets, these compute as integers.
- * On 64-bit targets no object comes near 2^63 bytes (no address space does:
- * RISC-V's Sv57 and x86-64's 5-level paging have 2^57), so they stay
- * pointer arithmetic there: with integer ends, GCC 12 for rv64 kept extra
- * registers and moves (up to 22 more instructions a call, measured with
- * make cycles-compare).
+ * Lengths past PTRDIFF_MAX.  To GCC, p + n with n above PTRDIFF_MAX is an
+ * overflow, undefined behaviour (UBSan's pointer-overflow check reports it),
+ * and so is the difference of two pointers that far apart.  So an offset
+ * that can reach the length is added by END(T, p, n) or START(T, p, n), the
+ * address n bytes above or below p, and the words between two word pointers
+ * are WORDS(lo, hi); plain pointer arithmetic is kept to offsets below 32
+ * words.  On 32-bit targets, where an object can be that large, these
+ * compute as integers; on 64-bit ones no address space comes near 2^63
+ * bytes, and pointer arithmetic keeps GCC's code shorter.
  */
 #if UINTPTR_MAX > 0xffffffffu
 #define END(T, p, n) ((T)((unsigned char *)(p) + (n)))
@@ -255,22 +185,17 @@ WM_NO_LIBCALLS static inline word wm_edge(const word *p, uintptr_t lo, uintptr_t
 #define R8(X) R4(X) X(4) X(5) X(6) X(7)
 #define R16(X) R8(X) X(8) X(9) X(10) X(11) X(12) X(13) X(14) X(15)
 
-/* ---- heads and tails: the source bytes merged into one word ------------- */
+/* ---- steps 1 and 4: heads and tails ------------------------------------- */
 
 /*
- * The bits of a head's or a tail's length k (< WSIZE) taken out at once,
- * before the first test of one: in the U74's model an ALU result is ready
- * 3 cycles after it issues, so a bit taken out of k right before its test
- * made the branch wait that long.  b1, b2 and b4 are k & 1, k & 2 and k & 4,
- * each held; b4 first, which a tail tests first.  Holding the bits, not k,
- * leaves k itself free: held, it cost a copy wherever k was still needed
- * after (the forward copy's head: d, s and n step by it).
+ * The bits of a head's or a tail's length k (< WSIZE), each taken out of k
+ * at once and held: the tests of the bits then find them ready, and k
+ * itself stays free for the code after.
  */
-#define SPLIT_BITS(k, b1, b2, b4)                          \
-	uintptr_t b4 = (k) & 4, b1 = (k) & 1, b2 = (k) & 2; \
-	if (WSIZE == 8)                                    \
-		HOLD(b4);                                  \
-	HOLD2(b1, b2)
+#define SPLIT_BITS(k, b1, b2, b4)                                 \
+	uintptr_t b4 = (k) & 4, b1 = (k) & 1, b2 = (k) & 2;        \
+	HOLD(b4);	/* stops the and moving down to its test */ \
+	HOLD2(b1, b2)	/* the same */
 
 /*
  * The WSIZE source bytes starting at s, as one word, loading only aligned
@@ -311,10 +236,8 @@ static inline word wm_load_last(const unsigned char *s, uintptr_t k)
 }
 
 /*
- * Store the first k bytes of x from d, which ends them at a word boundary,
- * with naturally aligned stores: a byte if k is odd, then a halfword, then
- * (on 64-bit) a word.  Tested on k's bits (SPLIT_BITS), not on d's as it
- * moves.
+ * Store the first k bytes of x from d up to the word boundary where they
+ * end: a byte if k is odd, then a halfword, then (64-bit) a word.
  */
 static inline void wm_store_head(unsigned char *d, word x, uintptr_t k)
 {
@@ -335,13 +258,10 @@ static inline void wm_store_head(unsigned char *d, word x, uintptr_t k)
 }
 
 /*
- * Step 4 of a copy, forward: the last r < WSIZE bytes, to the word-aligned
- * d; returns dst.  x holds them as its first bytes, s points at them: the
- * speed-first variant stores x (a word, then a halfword, then a byte, each
- * naturally aligned), the size-first one copies bytes from s (GCC
- * drops the argument a variant does not use).  Shared, in tail position, by
- * the co-aligned, the merging and the short copy.  The speed-first variant
- * reads r's low bits only: the short copy passes its whole length.
+ * Step 4, forward: the last r < WSIZE bytes to the word-aligned d; returns
+ * dst.  The speed build stores x, which holds them as its first bytes: a
+ * word, a halfword, a byte.  The small build copies bytes from s.  Only
+ * r's low bits are read: the short copy passes its whole length.
  */
 WM_NO_LIBCALLS static __attribute__((__noinline__))
 void *wm_tail_fwd(void *dst, unsigned char *d, uintptr_t r, word x, const unsigned char *s)
@@ -349,7 +269,7 @@ void *wm_tail_fwd(void *dst, unsigned char *d, uintptr_t r, word x, const unsign
 	if (WM_SMALL_CODE) {
 		while (r--) {
 			*d++ = *s++;
-			HOLD(s);
+			HOLD(s);	/* stops a call to memcpy */
 		}
 	} else {
 		SPLIT_BITS(r, r1, r2, r4);
@@ -367,14 +287,11 @@ void *wm_tail_fwd(void *dst, unsigned char *d, uintptr_t r, word x, const unsign
 		if (r1)
 			*d = (unsigned char)FIRST(x, 8);
 	}
-	HOLD(dst);
+	HOLD(dst);	/* stops the caller keeping dst across the call: a tail call */
 	return dst;
 }
 
-/*
- * Store the last k bytes of x below the end e, which starts them at a word
- * boundary; the mirror image of wm_store_head.
- */
+/* The mirror image of wm_store_head: the last k bytes of x below e. */
 static inline void wm_store_head_bwd(unsigned char *e, word x, uintptr_t k)
 {
 	SPLIT_BITS(k, k1, k2, k4);
@@ -394,10 +311,9 @@ static inline void wm_store_head_bwd(unsigned char *e, word x, uintptr_t k)
 }
 
 /*
- * Step 4, backward: the first r < WSIZE bytes, to those below the
- * word-aligned end e; x holds them as its last bytes, and they end at s.
- * Shared by both backward copies.  x comes last: as the third argument,
- * GCC moves n out of its register in wm_merge_bwd, one instruction a call.
+ * Step 4, backward: the first r < WSIZE bytes, below the word-aligned e;
+ * x holds them as its last bytes, and they end at s.  x comes last, where
+ * GCC finds it without a move in wm_merge_bwd.
  */
 WM_NO_LIBCALLS static __attribute__((__noinline__))
 void *wm_tail_bwd(void *dst, unsigned char *e, uintptr_t r, const unsigned char *s, word x)
@@ -405,7 +321,7 @@ void *wm_tail_bwd(void *dst, unsigned char *e, uintptr_t r, const unsigned char 
 	if (WM_SMALL_CODE) {
 		while (r--) {
 			*--e = *--s;
-			HOLD(s);
+			HOLD(s);	/* stops a call to memmove */
 		}
 	} else {
 		SPLIT_BITS(r, r1, r2, r4);
@@ -423,21 +339,20 @@ void *wm_tail_bwd(void *dst, unsigned char *e, uintptr_t r, const unsigned char 
 		if (r1)
 			*(e - 1) = (unsigned char)LAST(x, 8);
 	}
-	HOLD(dst);
+	HOLD(dst);	/* stops the caller keeping dst across the call: a tail call */
 	return dst;
 }
 
 /*
  * Step 1: the k < WSIZE bytes from s to d that end at d's first word
- * boundary; backward, the k bytes below the ends e and s that start at e's
- * last word boundary.  The size-first build copies bytes.
+ * boundary; backward, the k bytes below e and s, from e's last boundary.
  */
 static inline void wm_head_fwd(unsigned char *d, const unsigned char *s, uintptr_t k)
 {
 	if (WM_SMALL_CODE) {
 		while (k--) {
 			*d++ = *s++;
-			HOLD(s);
+			HOLD(s);	/* stops a call to memcpy */
 		}
 	} else {
 		wm_store_head(d, wm_load_first(s, k), k);
@@ -449,51 +364,37 @@ static inline void wm_head_bwd(unsigned char *e, const unsigned char *s, uintptr
 	if (WM_SMALL_CODE) {
 		while (k--) {
 			*--e = *--s;
-			HOLD(s);
+			HOLD(s);	/* stops a call to memmove */
 		}
 	} else {
 		wm_store_head_bwd(e, wm_load_last(s, k), k);
 	}
 }
 
-/* ---- the word loops ----------------------------------------------------- */
+/* ---- step 2: whole words ------------------------------------------------ */
 
 /*
- * Why loading first is safe for memmove.  Forward copies run with dst < src
+ * Loading first is safe for memmove.  Forward copies run with dst below src
  * (or disjoint buffers): every store of a group lands below the source words
- * not yet loaded, which lie above the group's own.  Backward copies run with
- * dst > src: every store lands above the source words not yet loaded.
- * Loading a whole group before storing it only moves loads earlier, so it
- * never reads a word that the copy has already overwritten.
- *
- * The word counts are tested as bits of n (n & 4 * WSIZE is "four words
- * left"), which the core has early, not of a count computed from it.
- */
-
-/*
- * Step 2, forward: whole words from the word-aligned sw to dw, up to dend;
- * returns where sw ends.  The odd words: one if their count is odd, then
- * pairs (a pair loaded before it is stored: one word at a time, clang
- * stored each word right after its load, which then waits for it); then
- * sixteen per iteration, in two groups of eight, each group all loaded
- * before any of it is stored.  Each pointer steps where nothing waits for
- * it: dw between the two groups (HOLD2 with sw, which the second group's
- * loads then need, keeps the step there), so that the second group's stores
- * and the loop's test find it done; sw after the second group's loads
- * (HOLD_GROUP_AND), long before the next iteration's.  At the end of the
- * body, the U74 would wait for each: 37 cycles per 16 words in its model
- * where this takes 34 (one a memory access, and one more where a group's
- * loads turn to its stores).
+ * not yet loaded.  Backward copies run with dst above src, the other way
+ * round.  Loading a group before storing it only moves loads earlier.
  */
 #define LOAD_FWD(i) word w##i = sw[i];
-/* Two statements of four: eight registers at once are more than x86-32 has. */
-#define HOLD_GROUP HOLD4(w0, w1, w2, w3); HOLD4(w4, w5, w6, w7);
-/* The same, holding p too: p's step comes before the group's stores. */
-#define HOLD_GROUP_AND(p) HOLD4(w0, w1, w2, w3); \
-	__asm__("" : "+r"(w4), "+r"(w5), "+r"(w6), "+r"(w7), "+r"(p));
 #define STORE_FWD(i) dw[i] = w##i;
 #define LOAD_FWD2(i) word w##i = sw[8 + (i)];
 #define STORE_FWD2(i) dw[(i) - 8] = w##i;
+#define LOAD_BWD(i) word w##i = sw[-1 - (i)];
+#define STORE_BWD(i) dw[-1 - (i)] = w##i;
+#define LOAD_BWD2(i) word w##i = sw[-9 - (i)];
+#define STORE_BWD2(i) dw[7 - (i)] = w##i;
+
+/*
+ * Step 2, forward: whole words from sw to dw, up to dend; returns where sw
+ * ends.  The odd words first: one if their count is odd, then pairs; then
+ * sixteen a loop, in two groups of eight, each loaded before it is stored.
+ * Each pointer steps where nothing waits for it: dw between the groups, sw
+ * after the second group's loads.
+ */
 static inline const word *wm_words_fwd(word *dw, const word *sw, word *dend)
 {
 	word *dblk = dw + (WORDS(dw, dend) & 15);
@@ -503,7 +404,7 @@ static inline const word *wm_words_fwd(word *dw, const word *sw, word *dend)
 		if (dw != dend)
 			do {
 				*dw++ = *sw++;
-				HOLD(sw);
+				HOLD(sw);	/* stops a call to memcpy */
 			} while (dw != dend);
 		return sw;
 	}
@@ -512,36 +413,34 @@ static inline const word *wm_words_fwd(word *dw, const word *sw, word *dend)
 	while (dw != dblk) {
 		word w0 = sw[0], w1 = sw[1];
 
-		HOLD2(w0, w1);
+		HOLD2(w0, w1);	/* stops a store moving up between the loads */
 		dw[0] = w0;
 		dw[1] = w1;
 		dw += 2;
 		sw += 2;
-		HOLD(sw);
+		HOLD(sw);	/* stops a call to memcpy */
 	}
 	while (dw != dend) {
-		{ R8(LOAD_FWD) HOLD_GROUP R8(STORE_FWD) }
+		{
+			R8(LOAD_FWD)
+			HOLD4(w0, w1, w2, w3);	/* stops a store moving up between the loads */
+			HOLD4(w4, w5, w6, w7);	/* (two of four: x86-32 has not eight registers) */
+			R8(STORE_FWD)
+		}
 		dw += 16;
-		HOLD2(dw, sw);
-		{ R8(LOAD_FWD2) sw += 16; HOLD_GROUP_AND(sw) R8(STORE_FWD2) }
+		HOLD2(dw, sw);	/* stops dw's step moving down to the stores */
+		{
+			R8(LOAD_FWD2)
+			sw += 16;
+			HOLD4(w0, w1, w2, w3);	/* stops a store moving up between the loads */
+			HOLD5(w4, w5, w6, w7, sw);	/* and sw's step moving down */
+			R8(STORE_FWD2)
+		}
 	}
 	return sw;
 }
-#undef LOAD_FWD
-#undef STORE_FWD
-#undef LOAD_FWD2
-#undef STORE_FWD2
 
-/*
- * Step 2, backward: the same below the word-aligned ends, down to dstop.  Only
- * sw's step is held: holding dw's too made GCC copy dw between two
- * registers twice an iteration; left free, it steps dw before the first
- * group's stores, which costs one cycle (35 per 16 words).
- */
-#define LOAD_BWD(i) word w##i = sw[-1 - (i)];
-#define STORE_BWD(i) dw[-1 - (i)] = w##i;
-#define LOAD_BWD2(i) word w##i = sw[-9 - (i)];
-#define STORE_BWD2(i) dw[7 - (i)] = w##i;
+/* Step 2, backward: the same below the word-aligned ends, down to dstop. */
 static inline const word *wm_words_bwd(word *dw, const word *sw, word *dstop)
 {
 	word *dblk = dw - (WORDS(dstop, dw) & 15);
@@ -550,95 +449,151 @@ static inline const word *wm_words_bwd(word *dw, const word *sw, word *dstop)
 		if (dw != dstop)
 			do {
 				*--dw = *--sw;
-				HOLD(sw);
+				HOLD(sw);	/* stops a call to memmove */
 			} while (dw != dstop);
 		return sw;
 	}
 	while (dw != dblk) {
 		*--dw = *--sw;
-		HOLD(sw);
+		HOLD(sw);	/* stops a call to memmove */
 	}
-	/*
-	 * Saying so keeps GCC from recomputing dw here.  The forward copy
-	 * does without: there GCC needs no telling, and the statement made
-	 * clang count the odd words in a register of its own and copy both
-	 * pointers on every word.
-	 */
+	/* Said again, so that GCC does not compute dw anew from the length. */
 	dw = dblk;
 	while (dw != dstop) {
-		{ R8(LOAD_BWD) HOLD_GROUP R8(STORE_BWD) }
+		{
+			R8(LOAD_BWD)
+			HOLD4(w0, w1, w2, w3);	/* stops a store moving up between the loads */
+			HOLD4(w4, w5, w6, w7);	/* (two of four: x86-32 has not eight registers) */
+			R8(STORE_BWD)
+		}
 		dw -= 16;
-		{ R8(LOAD_BWD2) sw -= 16; HOLD_GROUP_AND(sw) R8(STORE_BWD2) }
+		{
+			R8(LOAD_BWD2)
+			sw -= 16;
+			HOLD4(w0, w1, w2, w3);	/* stops a store moving up between the loads */
+			HOLD5(w4, w5, w6, w7, sw);	/* and sw's step moving down */
+			R8(STORE_BWD2)
+		}
 	}
 	return sw;
 }
-#undef LOAD_BWD
-#undef STORE_BWD
-#undef LOAD_BWD2
-#undef STORE_BWD2
-#undef HOLD_GROUP
-#undef HOLD_GROUP_AND
+
+/* ---- step 3: merging neighbouring source words -------------------------- */
 
 /*
- * The merging loop's body, both ways: eight source words in, eight merged
- * destination words out (64 bytes on rv64).  `carry` is the last source
- * word of the block before, as loaded; KEEP shifts a word for the
- * destination word after it in the copy's direction and MOVE for its own
- * (forward, KEEP is DROP by ls and MOVE is PUSH by rs; backward, the other
- * way round).  The merged words are left in c and w0..w6, the next carry
- * in w7.  Each word's KEEP half takes the word's register and each or the
- * register of the half it finishes, so the body needs ten registers for
- * words: with the pointers, the bound and the shifts, GCC 12 saves one
- * register a call, as for the groups of four before it (clang 14 three,
- * where it saved four).
- *
- * The order is the U74's, and the source holds it with empty asm
- * statements (each holds what its step made and what the next step
- * reads, so neither GCC's nor clang's scheduler moves a step up or a load
- * down, nor copies a word between registers): the eight loads, each
- * beside one ALU op (the carry's shift, dw's step, the first words'
- * shifts and ors); then the other shifts and ors in independent pairs;
- * then the eight stores in one run.  In llvm-mca 19's U74 model a store
- * cannot issue in the cycle after a load or an ALU op, so one run of
- * stores pays that once a block; two groups of four, each loading,
- * shifting, oring and storing, paid it twice and waited on each group's
- * loads: 32 cycles per 64 bytes (clang's 33), where this takes 26 with
- * either compiler.  Both are 43 instructions, so the single-issue U54
- * takes 43 cycles either way.
+ * A merging loop's state, one definition for both directions: where it is,
+ * which way it goes, the two shifts, and the bounds that EDGE() reads in.
  */
-#define MERGE8(L, KEEP, kb, MOVE, mb, carry, sw, dw, step) \
-	word c, t, w0, w1, w2, w3, w4, w5, w6, w7;                 \
-	w0 = L(0); c = KEEP(carry, kb); HOLD3(w0, c, sw);          \
-	w1 = L(1); dw += step; HOLD4(w1, sw, w0, dw);              \
-	w2 = L(2); t = MOVE(w0, mb); HOLD4(w2, t, sw, w0);         \
-	w3 = L(3); w0 = KEEP(w0, kb); HOLD4(w3, w0, sw, c);        \
-	w4 = L(4); c |= t; HOLD3(w4, c, sw);                       \
-	w5 = L(5); t = MOVE(w1, mb); HOLD4(w5, t, sw, w1);         \
-	w6 = L(6); w1 = KEEP(w1, kb); HOLD3(w6, w1, sw);           \
-	w7 = L(7); w0 |= t; HOLD4(w7, w0, sw, w2);                 \
-	t = MOVE(w2, mb); w2 = KEEP(w2, kb); HOLD4(t, w2, w1, w3); \
-	w1 |= t; t = MOVE(w3, mb); HOLD3(w1, t, w3);               \
-	w3 = KEEP(w3, kb); w2 |= t; HOLD3(w3, w2, w4);             \
-	t = MOVE(w4, mb); w4 = KEEP(w4, kb); HOLD2(t, w5);         \
-	w3 |= t; t = MOVE(w5, mb); HOLD4(w3, t, w5, w4);           \
-	w5 = KEEP(w5, kb); w4 |= t; HOLD3(w5, w4, w6);             \
-	t = MOVE(w6, mb); w6 = KEEP(w6, kb); HOLD3(t, w6, w7);     \
-	w5 |= t; t = MOVE(w7, mb); HOLD3(w5, t, sw);               \
-	w6 |= t; sw += step; HOLD3(w6, sw, dw);
+struct wm_merge {
+	const word *sw;
+	word *dw;
+	int fwd;
+	int ls;
+	int rs;
+	uintptr_t lo;
+	uintptr_t hi;
+};
+
+/* Source word i of a block, counted from the carried word 0 the copy's way. */
+static inline word wm_src(const struct wm_merge *m, int i)
+{
+	return EDGE(m->fwd ? m->sw + i : m->sw - i, m->lo, m->hi);
+}
+
+/* A destination word's two halves: from the nearer source word, the farther. */
+static inline word wm_near(const struct wm_merge *m, word w)
+{
+	return m->fwd ? DROP(w, m->ls) : PUSH(w, m->rs);
+}
+
+static inline word wm_far(const struct wm_merge *m, word w)
+{
+	return m->fwd ? PUSH(w, m->rs) : DROP(w, m->ls);
+}
+
+#define STORE_MERGED(i) m->dw[m->fwd ? (i) - 8 : 7 - (i)] = d##i;
 
 /*
- * Steps 3 and 4, forward: n >= 1 bytes from s, which is not word-aligned, to
- * the word-aligned d; returns dst.  The aligned source word sw[0] holds s's
- * first WSIZE - off bytes, and `lo` carries the last word loaded from one
- * destination word to the next, so every source word is loaded once and the
- * last one loaded still holds bytes of src.  Blocks of eight words while
- * the destination has eight left: the loop runs while dw is at most its
- * bound, the destination's end less 8 * WSIZE.  The bytes left after it
- * are bound - dw + 8 * WSIZE, whose low bits (all that the rest reads:
- * n & 6 * WSIZE, n & WSIZE, n & WMASK) are bound - dw's, so n needs no
- * register through the loop.
- * A function of its own, called in tail position, so that only this path
- * saves the register its loop needs.
+ * One block of the merging loop: source words 1 to 8 after the carried
+ * word w0 become destination words 0 to 7, d(i) = near(w(i)) | far(w(i+1));
+ * returns w8, the next block's w0.
+ * The order is the in-order core's, in stages of a few lines, each ending
+ * in a hold of what it made and what the next stage reads (it stops a step
+ * moving up or a load moving down): the eight loads, each beside one step
+ * of the merging; the rest of the merging, two steps at a time; the eight
+ * stores in one run.
+ */
+WM_INLINE word wm_merge8(struct wm_merge *m, word w0)
+{
+	word w1, w2, w3, w4, w5, w6, w7, w8;
+	word n0, n1, n2, n3, n4, n5, n6, n7, f0, f1, f2, f3, f4, f5, f6, f7;
+	word d0, d1, d2, d3, d4, d5, d6, d7;
+
+	w1 = wm_src(m, 1);
+	n0 = wm_near(m, w0);
+	HOLD3(w1, n0, m->sw);
+	w2 = wm_src(m, 2);
+	m->dw += m->fwd ? 8 : -8;
+	HOLD4(w2, m->sw, w1, m->dw);
+	w3 = wm_src(m, 3);
+	f0 = wm_far(m, w1);
+	HOLD4(w3, f0, m->sw, w1);
+	w4 = wm_src(m, 4);
+	n1 = wm_near(m, w1);
+	HOLD4(w4, n1, m->sw, n0);
+	w5 = wm_src(m, 5);
+	d0 = n0 | f0;
+	HOLD3(w5, d0, m->sw);
+	w6 = wm_src(m, 6);
+	f1 = wm_far(m, w2);
+	HOLD4(w6, f1, m->sw, w2);
+	w7 = wm_src(m, 7);
+	n2 = wm_near(m, w2);
+	HOLD3(w7, n2, m->sw);
+	w8 = wm_src(m, 8);
+	d1 = n1 | f1;
+	HOLD4(w8, d1, m->sw, w3);
+	f2 = wm_far(m, w3);
+	n3 = wm_near(m, w3);
+	HOLD4(f2, n3, n2, w4);
+	d2 = n2 | f2;
+	f3 = wm_far(m, w4);
+	HOLD3(d2, f3, w4);
+	n4 = wm_near(m, w4);
+	d3 = n3 | f3;
+	HOLD3(n4, d3, w5);
+	f4 = wm_far(m, w5);
+	n5 = wm_near(m, w5);
+	HOLD2(f4, w6);
+	d4 = n4 | f4;
+	f5 = wm_far(m, w6);
+	HOLD4(d4, f5, w6, n5);
+	n6 = wm_near(m, w6);
+	d5 = n5 | f5;
+	HOLD3(n6, d5, w7);
+	f6 = wm_far(m, w7);
+	n7 = wm_near(m, w7);
+	HOLD3(f6, n7, w8);
+	d6 = n6 | f6;
+	f7 = wm_far(m, w8);
+	HOLD3(d6, f7, m->sw);
+	d7 = n7 | f7;
+	m->sw += m->fwd ? 8 : -8;
+	HOLD3(d7, m->sw, m->dw);
+	R8(STORE_MERGED)
+	return w8;
+}
+
+/*
+ * Steps 3 and 4, forward: n >= 1 bytes from s, not word-aligned, to the
+ * word-aligned d; returns dst.  sw[0] holds s's first bytes, and `lo`
+ * carries the last word loaded, so every source word is loaded once.
+ * Blocks of eight while eight destination words are left: the loop runs
+ * while dw is at most the destination's end less eight words, and the
+ * bytes left after it have that bound's low bits, so n needs no register
+ * through the loop.  The tail's first bytes are those of lo from off on.
+ * A function of its own, so that only this path saves the register its
+ * loop needs.
  */
 WM_NO_LIBCALLS static __attribute__((__noinline__))
 void *wm_merge_fwd(void *dst, const unsigned char *s, size_t n, unsigned char *d)
@@ -646,58 +601,44 @@ void *wm_merge_fwd(void *dst, const unsigned char *s, size_t n, unsigned char *d
 	uintptr_t off = (uintptr_t)s & WMASK;
 	uintptr_t slim = (uintptr_t)s + n;	/* for EDGE: n changes below */
 	const word *sw = (const word *)((uintptr_t)s - off);
-	word *dw = (word *)d;
-	word *dend;
-	int ls = (int)off * 8;
-	int rs = WBITS - ls;
+	word *dw = (word *)d, *dend;
+	int ls = (int)off * 8, rs = WBITS - ls;
 	word lo = EDGE(sw, s, slim), hi;
 
 	if (WM_SMALL_CODE) {
-		/* One at a time, bottom-tested as in wm_words_fwd. */
 		dend = END(word *, d, n & ~WMASK);
-		if (dw != dend) {
+		if (dw != dend)
 			do {
 				hi = EDGE(++sw, s, slim);
 				*dw++ = MERGE(lo, hi, ls, rs);
 				lo = hi;
-				HOLD(sw);
+				HOLD(sw);	/* stops GCC computing sw anew after the loop */
 			} while (dw != dend);
-		}
 	} else {
 		if (n >= 8 * WSIZE) {
 			uintptr_t bound = (uintptr_t)d + n - 8 * WSIZE;
+			struct wm_merge m = { sw, dw, 1, ls, rs, (uintptr_t)s, slim };
 
-			/* Else GCC keeps d + n as well, for n below: a save more. */
-			HOLD(bound);
-#define L(i) EDGE(sw + 1 + (i), s, slim)
-			do {
-				MERGE8(L, DROP, ls, PUSH, rs, lo, sw, dw, 8)
-				dw[-8] = c; dw[-7] = w0; dw[-6] = w1; dw[-5] = w2;
-				dw[-4] = w3; dw[-3] = w4; dw[-2] = w5; dw[-1] = w6;
-				lo = w7;
-			} while ((uintptr_t)dw <= bound);
-#undef L
+			do
+				lo = wm_merge8(&m, lo);
+			while ((uintptr_t)m.dw <= bound);
+			sw = m.sw;
+			dw = m.dw;
 			n = bound - (uintptr_t)dw;
 		}
-		/*
-		 * The last 0..7 words: pairs, then an odd one.  Both words
-		 * of a pair are loaded before the first store (HOLD2), so that
-		 * no store waits for the load just before it; the carried
-		 * word's half (m0) is shifted first, which frees its register
-		 * for the second load: no move per pair.
-		 */
+		/* The last 0..7 words: pairs, each loaded before it is stored, then one. */
 		dend = (word *)((unsigned char *)dw + (n & 6 * WSIZE));
 		while (dw != dend) {
 			word m0 = DROP(lo, ls);
 
 			hi = EDGE(sw + 1, s, slim);
 			lo = EDGE(sw + 2, s, slim);
-			HOLD2(hi, lo);
+			HOLD2(hi, lo);	/* stops a store moving up between the loads */
 			dw[0] = m0 | PUSH(hi, rs);
 			dw[1] = MERGE(hi, lo, ls, rs);
 			dw += 2;
 			sw += 2;
-			HOLD2(dw, sw);
+			HOLD2(dw, sw);	/* stops a call to memcpy */
 		}
 		if (n & WSIZE) {
 			hi = EDGE(++sw, s, slim);
@@ -705,7 +646,6 @@ void *wm_merge_fwd(void *dst, const unsigned char *s, size_t n, unsigned char *d
 			lo = hi;
 		}
 	}
-	/* 4. The tail: its first bytes are those of lo from off on. */
 	n &= WMASK;
 	if (!n)
 		return dst;
@@ -716,11 +656,13 @@ void *wm_merge_fwd(void *dst, const unsigned char *s, size_t n, unsigned char *d
 	}
 	return wm_tail_fwd(dst, (unsigned char *)dw, n, lo, (const unsigned char *)sw + off);
 }
+
 /*
- * Steps 3 and 4, backward: the n >= 1 bytes below s, which is not
- * word-aligned, to those below the word-aligned e; returns dst.  The mirror
- * image of wm_merge_fwd: the aligned word at s - off holds src's last off
- * bytes, and `hi` carries the last word loaded, going down.
+ * Steps 3 and 4, backward: the n >= 1 bytes below s, not word-aligned, to
+ * those below the word-aligned e; returns dst.  The mirror image of
+ * wm_merge_fwd: the aligned word at s - off holds src's last off bytes,
+ * `hi` carries the last word loaded, going down, and the tail's last bytes
+ * are those of hi below off.
  */
 WM_NO_LIBCALLS static __attribute__((__noinline__))
 void *wm_merge_bwd(void *dst, const unsigned char *s, size_t n, unsigned char *e)
@@ -728,50 +670,44 @@ void *wm_merge_bwd(void *dst, const unsigned char *s, size_t n, unsigned char *e
 	uintptr_t off = (uintptr_t)s & WMASK;
 	uintptr_t slo = (uintptr_t)s - n;	/* for EDGE: n changes below */
 	const word *sw = (const word *)((uintptr_t)s - off);
-	word *dw = (word *)e;
-	word *dstop;
-	int ls = (int)off * 8;
-	int rs = WBITS - ls;
+	word *dw = (word *)e, *dstop;
+	int ls = (int)off * 8, rs = WBITS - ls;
 	word hi = EDGE(sw, slo, s), lo;
 
 	if (WM_SMALL_CODE) {
 		dstop = START(word *, e, n & ~WMASK);
-		if (dw != dstop) {
+		if (dw != dstop)
 			do {
 				lo = EDGE(--sw, slo, s);
 				*--dw = MERGE(lo, hi, ls, rs);
 				hi = lo;
-				HOLD(dw);	/* held on sw, GCC -Os recomputes dw after the loop */
+				HOLD(dw);	/* stops GCC computing dw anew after the loop */
 			} while (dw != dstop);
-		}
 	} else {
 		if (n >= 8 * WSIZE) {
 			uintptr_t bound = (uintptr_t)e - n + 8 * WSIZE;
-
-			HOLD(bound);
-#define L(i) EDGE(sw - 1 - (i), slo, s)
-			do {
-				MERGE8(L, PUSH, rs, DROP, ls, hi, sw, dw, -8)
-				dw[7] = c; dw[6] = w0; dw[5] = w1; dw[4] = w2;
-				dw[3] = w3; dw[2] = w4; dw[1] = w5; dw[0] = w6;
-				hi = w7;
-			} while ((uintptr_t)dw >= bound);
-#undef L
+			struct wm_merge m = { sw, dw, 0, ls, rs, slo, (uintptr_t)s };
+			HOLD(bound);	/* stops GCC keeping e - n in a register of its own */
+			do
+				hi = wm_merge8(&m, hi);
+			while ((uintptr_t)m.dw >= bound);
+			sw = m.sw;
+			dw = m.dw;
 			n = (uintptr_t)dw - bound;
 		}
-		/* The last 0..7 words: pairs, then an odd one, as forward. */
+		/* The last 0..7 words: pairs, then one, as forward. */
 		dstop = (word *)((unsigned char *)dw - (n & 6 * WSIZE));
 		while (dw != dstop) {
 			word m0 = PUSH(hi, rs);
 
 			lo = EDGE(sw - 1, slo, s);
 			hi = EDGE(sw - 2, slo, s);
-			HOLD2(lo, hi);
+			HOLD2(lo, hi);	/* stops a store moving up between the loads */
 			dw[-1] = DROP(lo, ls) | m0;
 			dw[-2] = MERGE(hi, lo, ls, rs);
 			dw -= 2;
 			sw -= 2;
-			HOLD2(dw, sw);
+			HOLD2(dw, sw);	/* stops a call to memmove */
 		}
 		if (n & WSIZE) {
 			lo = EDGE(--sw, slo, s);
@@ -779,7 +715,6 @@ void *wm_merge_bwd(void *dst, const unsigned char *s, size_t n, unsigned char *e
 			hi = lo;
 		}
 	}
-	/* 4. The tail: its last bytes are those of hi below off. */
 	n &= WMASK;
 	if (!n)
 		return dst;
@@ -790,17 +725,13 @@ void *wm_merge_bwd(void *dst, const unsigned char *s, size_t n, unsigned char *e
 	}
 	return wm_tail_bwd(dst, (unsigned char *)dw, n, (const unsigned char *)sw + off, hi);
 }
-#undef MERGE8
 
-/* ---- the four steps ----------------------------------------------------- */
+/* ---- the four steps together -------------------------------------------- */
 
 /*
- * Forward copy of n >= WSIZE bytes, lowest address first: memcpy, and
- * memmove when dst < src or the buffers are disjoint.  Deliberately not
- * restrict-qualified: memmove relies on it for overlapping buffers.
- *
- * noinline, and called in tail position: left to itself GCC splits memcpy
- * and keeps dst in a saved register across the call, which costs every call.
+ * Forward copy of n >= WSIZE bytes: memcpy, and memmove when dst < src or
+ * the buffers are disjoint (so not restrict-qualified).  Not inlined, and
+ * called in tail position: inlined, GCC kept dst in a saved register.
  */
 WM_NO_LIBCALLS static __attribute__((__noinline__))
 void *wm_copy_fwd(void *dst, const void *src, size_t n)
@@ -812,12 +743,7 @@ void *wm_copy_fwd(void *dst, const void *src, size_t n)
 	const word *sw;
 	word *dend;
 
-	/*
-	 * 1. Up to the first word boundary of dst.  The speed-first build
-	 * tests dst's offset in its word, not the head's length computed
-	 * from it (one ALU result before the branch, not two): an aligned
-	 * dst reaches the source's test 3 U74 cycles sooner.
-	 */
+	/* 1. The speed build tests dst's offset, which is ready before the head's length. */
 	if (WM_SMALL_CODE ? head != 0 : ((uintptr_t)d & WMASK) != 0) {
 		wm_head_fwd(d, s, head);
 		d += head;
@@ -825,21 +751,13 @@ void *wm_copy_fwd(void *dst, const void *src, size_t n)
 		n -= head;
 		soff = (uintptr_t)s & WMASK;
 	}
-	/*
-	 * 3. and 4. when src is not word-aligned now.  Its offset in its
-	 * word is taken on entry, beside dst's: when dst is aligned, this
-	 * test then finds it ready (2 U74 cycles sooner), and the head
-	 * reads the same offset for its first load.
-	 */
+	/* 3. and 4. when src is not word-aligned now (its offset taken on entry). */
 	if (soff)
 		return wm_merge_fwd(dst, s, n, d);
-	/*
-	 * 2. Co-aligned: whole words.  The tail's length is taken out of n
-	 * before the loop (HOLD): after it, its test would wait for it.
-	 */
+	/* 2. Co-aligned: whole words. */
 	dend = END(word *, d, n & ~WMASK);
 	n &= WMASK;
-	HOLD(n);
+	HOLD(n);	/* stops the tail's length moving down after the loop */
 	sw = wm_words_fwd((word *)d, (const word *)s, dend);
 	/* 4. The tail, from one aligned source word. */
 	if (!n)
@@ -849,10 +767,7 @@ void *wm_copy_fwd(void *dst, const void *src, size_t n)
 			   (const unsigned char *)sw);
 }
 
-/*
- * Backward copy of n >= WSIZE bytes, highest address first: the mirror image
- * of wm_copy_fwd, for memmove when dst > src and the buffers overlap.
- */
+/* Backward copy of n >= WSIZE bytes: the mirror image, for overlapping memmove. */
 WM_NO_LIBCALLS static __attribute__((__noinline__))
 void *wm_copy_bwd(void *dst, const void *src, size_t n)
 {
@@ -870,7 +785,6 @@ void *wm_copy_bwd(void *dst, const void *src, size_t n)
 		n -= head;
 		soff = (uintptr_t)s & WMASK;
 	}
-	/* src's offset taken on entry, as in wm_copy_fwd. */
 	if (soff)
 		return wm_merge_bwd(dst, s, n, d);
 	dstop = START(word *, d, n & ~WMASK);
@@ -882,15 +796,11 @@ void *wm_copy_bwd(void *dst, const void *src, size_t n)
 }
 
 /*
- * Small copies: n <= WM_SMALL_MAX, two words (one word less one byte in the
- * size-first build, which copies those by bytes).  Aligning and merging
- * costs more than it saves here.  Co-aligned, whole words and one word's
- * first bytes, all loaded before the first store: safe for memmove either
- * way.  Otherwise bytes: forward four per group, each group loaded before
- * it is stored (as in the word loops, safe for memmove with dst < src);
- * backward one at a time (groups cost more there, in the model).  Not
- * inlined: memcpy and memmove share them
- * through tail calls.
+ * Small copies: up to WM_SMALL_MAX bytes, where aligning and merging cost
+ * more than they save.  Co-aligned: whole words and a tail, all loaded
+ * before the first store, safe for memmove either way.  Otherwise bytes:
+ * forward four at a time, each four loaded before they are stored; backward
+ * one at a time.  Not inlined: memcpy and memmove share them.
  */
 #define WM_SMALL_MAX (WM_SMALL_CODE ? WSIZE - 1 : 2 * WSIZE)
 #define WM_SMALL_WORDS(d, s) \
@@ -934,20 +844,20 @@ void *wm_bytes_fwd(void *dst, const void *src, size_t n)
 			b1 = s[1];
 			b2 = s[2];
 			b3 = s[3];
-			HOLD4(b0, b1, b2, b3);
+			HOLD4(b0, b1, b2, b3);	/* stops a store moving up between the loads */
 			d[0] = b0;
 			d[1] = b1;
 			d[2] = b2;
 			d[3] = b3;
-			HOLD(s);
+			HOLD(s);	/* stops a call to memcpy */
 		}
 		n &= 3;
 	}
 	while (n--) {
 		*d++ = *s++;
-		HOLD(s);
+		HOLD(s);	/* stops a call to memcpy */
 	}
-	HOLD(dst);
+	HOLD(dst);	/* stops the caller keeping dst across the call: a tail call */
 	return dst;
 }
 
@@ -959,18 +869,17 @@ void *wm_bytes_bwd(void *dst, const void *src, size_t n)
 
 	while (n--) {
 		*--d = *--s;
-		HOLD(s);
+		HOLD(s);	/* stops a call to memmove */
 	}
-	HOLD(dst);
+	HOLD(dst);	/* stops the caller keeping dst across the call: a tail call */
 	return dst;
 }
 
 /*
- * n - 1 <= WM_SMALL_MAX - 1 is 1 <= n <= WM_SMALL_MAX: n == 0 wraps round
- * and is then the first thing the other side tests, so that it costs few
- * instructions (real programs make many such calls: in Google's fleet
- * profiles almost one memcpy in ten) without one more test for all others.
- * The size-first build lets its byte loop take n == 0.
+ * n - 1 < WM_SMALL_MAX is 1 <= n <= WM_SMALL_MAX: n == 0 wraps round and is
+ * the first thing the other side tests, so that zero-length calls (common
+ * in real programs) cost little without a test for all others.  The small
+ * build lets its byte loop take n == 0.
  */
 WM_NO_LIBCALLS void *wm_memcpy(void *restrict dst, const void *restrict src, size_t n)
 {
@@ -1002,276 +911,218 @@ WM_NO_LIBCALLS void *wm_memmove(void *dst, const void *src, size_t n)
 	return fwd ? wm_copy_fwd(dst, src, n) : wm_copy_bwd(dst, src, n);
 }
 
-WM_NO_LIBCALLS void *wm_memset(void *dst, int c, size_t n)
+/* ---- memset ------------------------------------------------------------- */
+
+#define SET_FIRST(i) d[i] = b;
+#define SET_LAST(i) e[(i) - 4] = b;
+#define SET_FIRST2(i) d[4 + (i)] = b;
+#define SET_LAST2(i) e[(i) - 8] = b;
+#define SET_WORD(i) dw[i] = w;
+#define SET_PAIR(i) dbig[i] = w; dbig[(i) + 16] = w;
+
+/*
+ * 1 to 2 * WSIZE bytes, from both ends at once: the first and the last 1,
+ * 2, 4 or 8 of them, overlapping when n is not a power of two (a byte
+ * stored twice costs less than a test).  The longest first: 8 bytes is
+ * the commonest length of all.
+ */
+WM_INLINE void *wm_set_ends(void *dst, unsigned char *d, unsigned char *e, unsigned char b,
+			    uintptr_t n, uintptr_t wsize)
 {
-	unsigned char *d = dst;
-	/*
-	 * The end, first: the byte stores from the end need it, and the U74
-	 * then has it ready for them; the word path rounds it down.
-	 */
-	unsigned char *e = END(unsigned char *, d, n);
-	unsigned char b = (unsigned char)c;
-	word v = b;	/* held in the byte loops, as a word: no extension */
-	/*
-	 * WSIZE held in a register: the byte stores' last test compares n
-	 * with it again, and GCC otherwise loads the constant anew there.
-	 */
-	uintptr_t wsize = WSIZE;
-
-	HOLD(wsize);
-
-	/*
-	 * Bytes up to one word, and up to two words if dst is not aligned
-	 * (the size-first build: below one word).  The length first, so
-	 * that the shortest calls take two decisions before their stores
-	 * (n <= WSIZE, n == 0), whatever dst's alignment; n == 0 is tested
-	 * on this side only, so that longer calls do not pay for it.
-	 */
-	if (!WM_SMALL_CODE && n <= wsize) {
-		/*
-		 * 1 to 2 * WSIZE bytes (to WSIZE if dst is aligned), from
-		 * both ends at once: 2, 4, 8 or 16 bytes, the first and the
-		 * last half of them.  The ends overlap when n is not a power
-		 * of two, which stores a byte twice rather than test for it.
-		 * No loop, no count, no word to build: a 1-byte call is two
-		 * stores.  The longest first: 5 to 8 bytes (8 is the
-		 * commonest length, 16 % of the calls in Google's fleet
-		 * profile) take one test of the length before their stores,
-		 * where a ladder from the shortest took three; 1 and 2 bytes
-		 * take two, one more.
-		 * HOLD(n): GCC otherwise made a copy of this for each way in.
-		 */
-		if (!n)
+	HOLD(n);	/* stops a copy of these stores for each way in */
+	if (n > 4) {
+		R4(SET_FIRST)
+		R4(SET_LAST)
+		if (WSIZE == 4 || n <= wsize)
 			return dst;
-bytes:
-		HOLD(n);
-/* The first four bytes at d + k, then the four below e - k. */
-#define SET_FIRST(i, k) d[(k) + (i)] = b;
-#define SET_LAST(i, k) e[(i) - 4 - (k)] = b;
-#define SET_ENDS(k) \
-	SET_FIRST(0, k) SET_FIRST(1, k) SET_FIRST(2, k) SET_FIRST(3, k) \
-	SET_LAST(0, k) SET_LAST(1, k) SET_LAST(2, k) SET_LAST(3, k)
-		if (n > 4) {
-			SET_ENDS(0)
-			if (WSIZE == 4 || n <= wsize)
-				return dst;
-			SET_ENDS(4)
-			return dst;
-		}
-#undef SET_FIRST
-#undef SET_LAST
-#undef SET_ENDS
-		d[0] = b;
-		e[-1] = b;
-		if (n > 2) {
-			d[1] = b;
-			e[-2] = b;
-		}
+		R4(SET_FIRST2)
+		R4(SET_LAST2)
 		return dst;
 	}
-	if (!WM_SMALL_CODE || n >= WSIZE) {
-		/* ~0 / 0xff is 0x0101...01: one copy of b in every byte. */
-		word ones = ~(word)0 / 0xff, w;
-		uintptr_t head = -(uintptr_t)d & WMASK;
-		/* dst's first word boundary: dst itself if it is aligned. */
-		word *dw = (word *)(((uintptr_t)d + WMASK) & ~WMASK);
-		word *dend;
-
-		/*
-		 * The spread b * ones in two steps, each held where it goes:
-		 * the constant here (a load from memory on rv64), the
-		 * multiply (SPREAD below) in each way to the word stores,
-		 * after dst's head and the length's tests.  The U74 issues
-		 * in order: the multiply next to the load waited for it and
-		 * held up all behind it (2 to 3 cycles a call in its model).
-		 * HOLD(ones) in SPREAD too: GCC otherwise hoisted the
-		 * multiply above the test of the length again.  The load
-		 * still waits 3 U74 cycles for its address: GCC 12 writes it
-		 * as one `ld` of a symbol, which the assembler makes `auipc`
-		 * and `ld`, so nothing comes between them wherever it goes
-		 * (moved below dst's head, it cost the mix a cycle a call).
-		 */
-		HOLD(ones);
-		/*
-		 * 1. Up to the first word boundary.  The speed-first build
-		 * compares dst with that boundary, which the words need
-		 * anyway: an aligned dst then pays one branch for it.
-		 */
-		if (WM_SMALL_CODE) {
-			n -= head;
-			while (head--) {
-				*d++ = (unsigned char)v;
-				HOLD(v);
-			}
-			dw = (word *)d;
-		} else if ((unsigned char *)dw != d) {
-			if (n <= 2 * WSIZE)
-				goto bytes;	/* they do not pay the head */
-			/*
-			 * The first WSIZE - 1 bytes, whatever the head's
-			 * length: the boundary lies among them or right
-			 * after, and those past it the first word stores
-			 * again.  No test of the length, and all of them
-			 * inside, since n > 2 * WSIZE.
-			 */
-			d[0] = b;
-			d[1] = b;
-			d[2] = b;
-			if (WSIZE == 8) {
-				d[3] = b;
-				d[4] = b;
-				d[5] = b;
-				d[6] = b;
-			}
-			n = (uintptr_t)e - (uintptr_t)dw;
-		}
-		/*
-		 * 2. Whole words.  Up to eight, from both ends at once, the
-		 * ends overlapping (storing the same value twice costs less
-		 * than a test for it): the first and the last word, then the
-		 * second and the last but one, then four more from each end.
-		 * Above eight: those above the last multiple of 32 (the odd
-		 * words) eight per iteration, the rest 32 per iteration (one
-		 * copy of the big block in the code, not a second one for
-		 * the odd words).  When the odd words' count is not a
-		 * multiple of eight, a block of eight goes at dw (there are
-		 * at least nine words) and the next starts just far enough
-		 * on for the blocks to end where the big blocks begin.
-		 */
-		if (WM_SMALL_CODE) {
-			dend = END(word *, d, n & ~WMASK);
-		} else {
-			/*
-			 * dst's end rounded down, whatever the head took: one
-			 * ALU result from the end computed on entry.  HOLD:
-			 * GCC otherwise copied it to another register for
-			 * the big blocks' loop.
-			 */
-			dend = (word *)((uintptr_t)e & ~WMASK);
-			HOLD(dend);
-		}
-#define SPREAD() HOLD(ones); w = (word)b * ones; HOLD(w);
-/*
- * 4. The tail (written here, used by both ways to the words below).  The
- * speed-first build stores the last WSIZE - 1 bytes whenever dst's end is
- * not aligned, some of them again, rather than test which of them: at
- * least one whole word lies below them.  HOLD(e): clang otherwise merged
- * these stores with the byte path's last ones, into one block that
- * computed each address.
- */
-#define SET_TAIL() \
-	if ((unsigned char *)dend != e) { \
-		e[-1] = b; \
-		e[-2] = b; \
-		e[-3] = b; \
-		if (WSIZE == 8) { \
-			e[-4] = b; \
-			e[-5] = b; \
-			e[-6] = b; \
-			e[-7] = b; \
-		} \
-		HOLD(e); \
-	}
-		if (!WM_SMALL_CODE && n > 8 * WSIZE) {
-			word *dbig = (word *)((unsigned char *)dw + (n & 31 * WSIZE));
-
-			SPREAD()
-
-			/*
-			 * One test of the odd words' count first: the calls
-			 * of whole big blocks (4 KiB) go straight to them, a
-			 * loop without a test before it (there is at least
-			 * one block), after four decisions where they took
-			 * six.  The others then take one block of eight for
-			 * the words above a multiple of eight, one test where
-			 * two blocks of four took two or three.
-			 */
-#define SET_WORD(i) dw[i] = w;
-			if (!(n & 31 * WSIZE))
-				goto big;
-			if (n & 7 * WSIZE) {
-				R8(SET_WORD)
-				dw = (word *)((unsigned char *)dw + (n & 7 * WSIZE));
-			}
-			while (dw != dbig) {
-				R8(SET_WORD)
-				dw += 8;
-			}
-			if (dw == dend)
-				goto tail;
-#undef SET_WORD
-			/*
-			 * The big blocks step dbig, where the odd words end:
-			 * both ways in find the start in one register (with
-			 * dw, GCC copied it there), and the test above, on
-			 * dw, stays apart from the loop's own (on one
-			 * pointer, GCC made them one block, which the loop
-			 * jumped back to every iteration).
-			 */
-#define SET_PAIR(i) dbig[i] = w; dbig[(i) + 16] = w;
-big:
-			do {
-				R16(SET_PAIR)
-				dbig += 32;
-			} while (dbig != dend);
-#undef SET_PAIR
-		} else if (!WM_SMALL_CODE) {
-			/*
-			 * The length tested before the first store, which
-			 * then finds the multiply done (the U54 waited for
-			 * it).  Nested tests, whose ways join before the
-			 * last two stores, and a tail of its own: GCC then
-			 * lays the tail out right after them, where a tail
-			 * shared with the big blocks cost every call of 9 to
-			 * 39 bytes a jump to it.  Five to eight words here,
-			 * not among the odd words below: their tests and
-			 * blocks cost 40 to 64 bytes more than the third test
-			 * costs 24 to 39.
-			 */
-			SPREAD()
-			if (n >= 3 * WSIZE) {
-				if (n >= 5 * WSIZE) {
-					dw[2] = w;
-					dw[3] = w;
-					dend[-4] = w;
-					dend[-3] = w;
-				}
-				dw[1] = w;
-				dend[-2] = w;
-			}
-			dw[0] = w;
-			dend[-1] = w;
-			SET_TAIL()
-			return dst;
-		} else if (dw != dend) {
-			SPREAD()
-			do
-				*dw++ = w;
-			while (dw != dend);
-		}
-#undef SPREAD
-		/* 4. The tail: SET_TAIL above; the size-first build's below. */
-tail:
-		if (!WM_SMALL_CODE) {
-			SET_TAIL()
-			return dst;
-		}
-#undef SET_TAIL
-		d = (unsigned char *)dend;
-		n &= WMASK;
-	}
-	while (n--) {
-		*d++ = (unsigned char)v;
-		HOLD(v);
+	d[0] = b;
+	e[-1] = b;
+	if (n > 2) {
+		d[1] = b;
+		e[-2] = b;
+		HOLD(e);	/* stops clang merging these with the longer ends into one block */
 	}
 	return dst;
 }
 
 /*
- * The names: lib always exports wm_memcpy, wm_memmove and wm_memset, which
- * clash with nobody's.  WORDMERGE_STD_NAMES (wordmerge.h) gives the same
- * functions more names, as aliases: one copy of the code at one address, so
- * a call by either name is the same call.
+ * Step 1: the first WSIZE - 1 bytes, whatever the head's length (n is
+ * more than two words): those past dst's first word boundary the first
+ * word stores again.
+ */
+WM_INLINE void wm_set_head(unsigned char *d, unsigned char b)
+{
+	d[0] = b;
+	d[1] = b;
+	d[2] = b;
+	if (WSIZE == 8) {
+		d[3] = b;
+		d[4] = b;
+		d[5] = b;
+		d[6] = b;
+	}
+}
+
+/* Step 4: the last WSIZE - 1 bytes when e is not aligned, as the head. */
+WM_INLINE void wm_set_tail(word *dend, unsigned char *e, unsigned char b)
+{
+	if ((unsigned char *)dend != e) {
+		e[-1] = b;
+		e[-2] = b;
+		e[-3] = b;
+		if (WSIZE == 8) {
+			e[-4] = b;
+			e[-5] = b;
+			e[-6] = b;
+			e[-7] = b;
+		}
+	}
+}
+
+/*
+ * b in every byte of a word: ~0 / 0xff is 0x0101...01.  ones is loaded on
+ * entry and multiplied here, just before the stores.
+ */
+WM_INLINE word wm_spread(unsigned char b, word ones)
+{
+	word w;
+
+	HOLD(ones);	/* stops the multiply moving up to the constant's load */
+	w = (word)b * ones;
+	HOLD(w);	/* stops the multiply moving up above the length's tests */
+	return w;
+}
+
+/* Step 2 for 1 to 8 words: from both ends at once, overlapping. */
+WM_INLINE void wm_set_few(word *dw, word *dend, uintptr_t n, word w)
+{
+	if (n >= 3 * WSIZE) {
+		if (n >= 5 * WSIZE) {
+			dw[2] = w;
+			dw[3] = w;
+			dend[-4] = w;
+			dend[-3] = w;
+		}
+		dw[1] = w;
+		dend[-2] = w;
+	}
+	dw[0] = w;
+	dend[-1] = w;
+}
+
+/* The small build: bytes up to the first word boundary, words, bytes. */
+WM_INLINE void *wm_set_small(void *dst, int c, size_t n)
+{
+	unsigned char *d = dst;
+	word v = (unsigned char)c;
+
+	if (n >= WSIZE) {
+		word ones = ~(word)0 / 0xff;
+		uintptr_t head = -(uintptr_t)d & WMASK;
+		word *dw;
+		word *dend;
+
+		n -= head;
+		while (head--) {
+			*d++ = (unsigned char)v;
+			HOLD(v);	/* stops a call to memset */
+		}
+		dw = (word *)d;
+		dend = END(word *, d, n & ~WMASK);
+		if (dw != dend) {
+			word w = wm_spread((unsigned char)v, ones);
+
+			do
+				*dw++ = w;
+			while (dw != dend);
+		}
+		d = (unsigned char *)dend;
+		n &= WMASK;
+	}
+	while (n--) {
+		*d++ = (unsigned char)v;
+		HOLD(v);	/* stops a call to memset */
+	}
+	return dst;
+}
+
+/*
+ * The length first, so that the shortest calls take two decisions before
+ * their stores; n == 0 is tested on that side only.  Above eight words:
+ * those above the last multiple of 32 (a block of eight at dw for those
+ * above a multiple of eight, overlapping the next), eight a loop; then 32
+ * a loop from dbig, where those end; the calls of whole blocks of 32 go
+ * straight to that loop.
+ */
+WM_NO_LIBCALLS void *wm_memset(void *dst, int c, size_t n)
+{
+	unsigned char *d = dst;
+	unsigned char *e = END(unsigned char *, d, n);
+	unsigned char b = (unsigned char)c;
+	uintptr_t wsize = WSIZE;
+	word ones, w;
+	word *dw, *dend, *dbig;
+
+	if (WM_SMALL_CODE)
+		return wm_set_small(dst, c, n);
+	HOLD(wsize);	/* stops GCC loading the constant anew for the second test */
+	if (n > wsize)
+		goto words;
+	if (!n)
+		return dst;
+bytes:
+	return wm_set_ends(dst, d, e, b, n, wsize);
+words:
+	ones = ~(word)0 / 0xff;
+	dw = (word *)(((uintptr_t)d + WMASK) & ~WMASK);
+	HOLD(ones);	/* stops the multiply moving up to the constant's load */
+	if ((unsigned char *)dw != d) {
+		if (n <= 2 * WSIZE)
+			goto bytes;
+		wm_set_head(d, b);
+		n = (uintptr_t)e - (uintptr_t)dw;
+	}
+	dend = (word *)((uintptr_t)e & ~WMASK);
+	HOLD(dend);	/* stops a register copy of dend for the big loop */
+	if (n > 8 * WSIZE) {
+		dbig = (word *)((unsigned char *)dw + (n & 31 * WSIZE));
+		w = wm_spread(b, ones);
+		if (!(n & 31 * WSIZE))
+			goto big;
+		if (n & 7 * WSIZE) {
+			R8(SET_WORD)
+			dw = (word *)((unsigned char *)dw + (n & 7 * WSIZE));
+		}
+		while (dw != dbig) {
+			R8(SET_WORD)
+			dw += 8;
+		}
+		if (dw == dend)
+			goto tail;
+big:
+		do {
+			R16(SET_PAIR)
+			dbig += 32;
+		} while (dbig != dend);
+	} else {
+		/* Its own tail, laid out right after the stores. */
+		wm_set_few(dw, dend, n, wm_spread(b, ones));
+		wm_set_tail(dend, e, b);
+		return dst;
+	}
+tail:
+	wm_set_tail(dend, e, b);
+	return dst;
+}
+
+/*
+ * The names: lib always exports wm_memcpy, wm_memmove and wm_memset.
+ * WORDMERGE_STD_NAMES (wordmerge.h) gives the same functions more names,
+ * as aliases at the same address.
  */
 #define WM_ALIAS(name, f) extern __typeof__(f) name __attribute__((__alias__(#f)))
 #if !defined(WORDMERGE_STD_NAMES) || WORDMERGE_STD_NAMES == 0

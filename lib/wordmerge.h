@@ -8,15 +8,15 @@
  * header is for C and C++, and leaves no macro of its own defined but its
  * include guard.
  *
- * WORDMERGE_STD_NAMES, the one option of the build of wordmerge.c (it
- * changes nothing here), gives the same functions more names, as aliases at
- * the same address (no extra call):
- *   -DWORDMERGE_STD_NAMES (=1): memcpy, memmove and memset too, for a
- *     program or firmware without another C library's (the RISC-V image:
- *     everything linked into it, picolibc's printf included, runs on them);
- *   -DWORDMERGE_STD_NAMES=2: as a Linux architecture's assembly names
- *     them: __memcpy, __memmove and __memset, and memcpy, memmove and
- *     memset as weak aliases, which KASAN's checking versions replace.
+ * Options of the build of wordmerge.c (they change nothing here):
+ * WM_SMALL_CODE=1, the smallest code; WM_EXACT=1 or 0, the source words at
+ * a call's ends read byte by byte or whole (wordmerge.c, EDGE); and
+ * WORDMERGE_STD_NAMES, more names for the same functions (aliases):
+ *   =1: memcpy, memmove and memset, for a program without another C
+ *     library's (the RISC-V image: everything linked into it runs on them);
+ *   =2: as a Linux architecture's assembly names them: __memcpy, __memmove
+ *     and __memset, and memcpy, memmove and memset as weak aliases, which
+ *     KASAN's checking versions replace.
  *
  * Inside a Linux kernel tree (__KERNEL__, built without the compiler's own
  * headers) size_t comes from <linux/types.h>.
