@@ -79,6 +79,7 @@ import re
 import shlex
 import shutil
 import signal
+import statistics
 import subprocess
 import sys
 import threading
@@ -614,6 +615,13 @@ def main():
 
     def expect(key):
         return last.get(key, most[key.startswith("build:")])
+    # The estimate takes an untimed one as a typical one of its kind: as the longest (the
+    # kernel's build, for a build), a few new tests would add hours to it.
+    typical = {b: statistics.median([s for n, s in last.items() if n.startswith("build:") == b]
+                                    or [0]) for b in (False, True)}
+
+    def guess(key):
+        return last.get(key, typical[key.startswith("build:")])
     # A build is a directory and, in order, the target sets of its tests:
     # one make each, one after the other (never two makes in one folder).
     builds, waiting, first, longest = {}, {}, {}, {}
@@ -636,7 +644,7 @@ def main():
     cond = threading.Condition()
     busy = [0]
 
-    progress.setup(len(tests) + len(skipped), len(skipped), a.j, expect if known else None,
+    progress.setup(len(tests) + len(skipped), len(skipped), a.j, guess if known else None,
                    {build_key(d): [t.name for t in tests if t.build and build_dir(out, t.vars) == d]
                     for d in builds}, [t.name for t in tests])
 
