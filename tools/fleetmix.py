@@ -124,10 +124,7 @@ def draw(fn, data, calls):
 def load(folder, calls):
     if calls < len(CLASSES) or calls > 65535:
         raise Error(f"--calls {calls}: between {len(CLASSES)} and 65535")
-    mixes = []
-    for fn, name in FILES:
-        mixes.append((fn, *draw(fn, read(os.path.join(folder, name)), calls)))
-    return mixes
+    return [(fn, *draw(fn, read(os.path.join(folder, name)), calls)) for fn, name in FILES]
 
 
 def header(mixes, calls, folder):
