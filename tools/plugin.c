@@ -132,10 +132,7 @@ static struct insn *hash[1u << HASH_BITS];
 /* The hash, the records written outside the hot path, the counters they bump. */
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
-static struct {
-    uint64_t pc;
-    enum role role;
-} triggers[MAX_TRIGGERS];
+static struct { uint64_t pc; enum role role; } triggers[MAX_TRIGGERS];
 static int n_triggers, n_role[ROLE_MARK + 1];
 
 static bool trace, finished;
