@@ -9,10 +9,9 @@ the names of line forms, record kinds and fields live there, not here).
     wmlog.py progress      a live log on stdin as make bench shows it: its
                            CSV:progress and CSV:done records in words, EXIT:
 
-As a module: read(path) -> Log, or Error naming the line.  A log may be
-a QEMU log or a board's serial capture: carriage returns, timestamps (STAMP), and
-lines without a tag of the protocol (boot messages, noise), are passed over.
-Python standard library only.
+As a module: read(path) -> Log, or Error naming the line.  A log may be a QEMU log or a board's
+serial capture: carriage returns, timestamps (STAMP), and lines without a tag of the protocol
+(boot messages, noise), are passed over.  Python standard library only.
 """
 import csv
 import os
