@@ -116,7 +116,8 @@ report() {
 [ "${1-}" != --missing ] || { shift; missing "$@"; exit 0; }
 miss=$(missing "$@")
 [ -z "$miss" ] && exit 0
-debs=$(printf '%s\n' "$miss" | cut -d'|' -f3 | grep -vx -- - | sort -u | paste -sd' ' -)
+debs=$(printf '%s\n' "$miss" | cut -d'|' -f3 | grep -vx -- - | sort -u | tr '\n' ' ')
+debs=${debs% }
 if ! command -v apt-get >/dev/null 2>&1 ||
 	printf '%s\n' "$miss" | cut -d'|' -f3 | grep -qx -- -; then
 	report
