@@ -39,10 +39,6 @@ MC_ARGS = ["-triple=riscv64", "-mattr=+m,+a,+c"]
 MCA_ARGS = ["-mtriple=riscv64", "-iterations=1", "-instruction-info=0", "-resource-pressure=0"]
 HARNESS, MARK = ("time_cpy", "time_set"), "bench_trace_start"
 LINK_LOOKBACK = 72     # a dropped link's writer this close to its reader: docs, step 4 (b)
-
-
-def link_span(text):
-    return LINK_LOOKBACK if text.startswith(("div", "rem")) else 8 if text.startswith("mul") else 6
 NO_LINK = "the jump cannot be modeled exactly without its link (docs/benchmarks.md)"
 REGS = ("zero ra sp gp tp t0 t1 t2 s0 s1 a0 a1 a2 a3 a4 a5 a6 a7 s2 s3 s4 s5 s6 s7 s8 s9 "
         "s10 s11 t3 t4 t5 t6").split()
@@ -106,9 +102,8 @@ def read_log(path):
 
 
 def read_trace(path):
-    """(windows [(runs [(pc, count, repeat)], instructions)], the index of the
-    first window after the first mark, {pc: bytes}) of a trace of
-    tools/plugin.c mode=trace (its header says the format)."""
+    """(windows [(runs [(pc, count, repeat)], instructions)], the index of the first window
+    after the first mark, {pc: bytes}) of a trace of tools/plugin.c mode=trace (its format)."""
     recs, trailer = wmlog.read_plugin(path, "trace-plugin v1", dict(
         B="x", M="x", R="xdd", E="xd", I="xdb", **{"!": ""}))
     windows, insns, first, cur, problems = [], {}, None, None, []
@@ -307,7 +302,9 @@ def check_links(seq, info, elf):
             continue            # rewritten or never read: the link is dead
         for k in range(max(0, m - LINK_LOOKBACK), j):
             w = info[pcs[k]]
-            if r in w.writes and not w.jump and m - k < link_span(w.text):
+            span = (LINK_LOOKBACK if w.text.startswith(("div", "rem")) else 8
+                    if w.text.startswith("mul") else 6)
+            if r in w.writes and not w.jump and m - k < span:
                 raise Error(f"{where(elf, pc)} links to {REGS[r]}, which "
                             f"{where(elf, pcs[k])} wrote {j - k} instructions before: {NO_LINK}")
 

@@ -111,9 +111,9 @@ class Elf:
         return sec and (any_section or sec.header.sh_flags & SH_FLAGS.SHF_EXECINSTR) and sec.name
 
     def functions(self):
-        """Code symbols (FUNC; NOTYPE: assembly) by address, each address's
-        names a FUNC, a global, the shortest, then the last by name (_start,
-        not _image_start; memcpy, not its alias wm_memcpy) first."""
+        """Code symbols (FUNC; NOTYPE: assembly) by address, each address's names a FUNC, a
+        global, the shortest, then the last by name (_start, not _image_start; memcpy, not its
+        alias wm_memcpy) first."""
         if self._funcs is None:
             out = []
             for s in self._symbols():
@@ -129,9 +129,8 @@ class Elf:
         return self._funcs
 
     def function_at(self, addr):
-        """([the names of the function holding addr, as Funcs], offset): the
-        innermost sized function, else an unsized label (assembly) at or
-        below addr; or None."""
+        """([the names of the function holding addr, as Funcs], offset): the innermost sized
+        function, else an unsized label (assembly) at or below addr; or None."""
         funcs, i = self.functions(), bisect.bisect_right(self._starts, addr)
         inside = [f.addr for f in funcs[:i] if f.size and addr < f.addr + f.size]
         if not inside and i and not any(f.size for f in funcs if f.addr == self._starts[i - 1]):

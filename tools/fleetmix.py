@@ -8,14 +8,14 @@ the benchmark image (firmware/bench.c, part mix).
   fleetmix.py show DIR [--calls N]         per function and size class: the data's share,
                                            the calls drawn (and the exact share), their bytes
 
-No randomness: per size class, calls in proportion to the class's probability
-(largest remainder), sizes at evenly spaced quantiles of the class; pointer
-residues (mod 8) from a low-discrepancy sequence through fleetbench's own
-alignment rule; memmove's overlapping calls evenly spaced.  The same data gives
-the same header byte for byte.  Bad data: a message, exit status 1, no header.
-Python standard library only.
+No randomness: per size class, calls in proportion to the class's probability (largest
+remainder), sizes at evenly spaced quantiles of the class; pointer residues (mod 8) from a
+low-discrepancy sequence through fleetbench's own alignment rule; memmove's overlapping calls
+evenly spaced.  The same data gives the same header byte for byte.  Bad data: a message, exit
+status 1, no header.  Python standard library only.
 """
 import argparse
+import itertools
 import os
 import sys
 
@@ -79,11 +79,8 @@ def pick(cdf, u):
 
 
 def cdf_of(pairs):
-    total, acc, out = sum(p for _, p in pairs), 0.0, []
-    for v, p in pairs:
-        acc += p
-        out.append((v, acc / total))
-    return out
+    total, acc = sum(p for _, p in pairs), itertools.accumulate(p for _, p in pairs)
+    return [(v, a / total) for (v, _), a in zip(pairs, acc)]
 
 
 def frac(x):
@@ -124,10 +121,7 @@ def draw(fn, data, calls):
 def load(folder, calls):
     if calls < len(CLASSES) or calls > 65535:
         raise Error(f"--calls {calls}: between {len(CLASSES)} and 65535")
-    mixes = []
-    for fn, name in FILES:
-        mixes.append((fn, *draw(fn, read(os.path.join(folder, name)), calls)))
-    return mixes
+    return [(fn, *draw(fn, read(os.path.join(folder, name)), calls)) for fn, name in FILES]
 
 
 def header(mixes, calls, folder):

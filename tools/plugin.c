@@ -3,56 +3,49 @@
  * plugin.c - our QEMU TCG plugin, in one of two modes:
  *
  *   -plugin file=plugin.so,mode=misalign[,out=FILE]
- *       every guest load and store checked: an address that is not a multiple
- *       of the access size is counted for its instruction, with the first
- *       such address (tools/report.py misalign: a table by function).
+ *       every guest load and store checked: an address that is not a multiple of the access
+ *       size is counted for its instruction, with the first such address (tools/report.py
+ *       misalign: a table by function).
  *   -plugin file=plugin.so,mode=trace,out=FILE,on=A[:A...],off=B[:B...][,mark=M[:M...]]
- *       the instructions vCPU 0 executes inside trigger windows, for the
- *       cycle model (tools/cycles.py).  A window opens when vCPU 0 reaches an
- *       "on" address and closes at an "off" address (the triggers are not
- *       recorded): the benchmark harness's two reads of instret around each
- *       measured call (firmware/bench.c, TIME_CALL; cycles.py plugin-args
- *       finds them), so a window is exactly the stretch whose instret delta
- *       the image reports.  "mark" addresses are recorded wherever they run,
- *       so that the reader can tell the phases apart.  Other vCPUs are
- *       ignored: the benchmark runs on one hart.  Addresses are hex (0x...)
- *       or decimal, several separated by ':' (QEMU splits at commas).
+ *       the instructions vCPU 0 executes inside trigger windows, for the cycle model
+ *       (tools/cycles.py).  A window opens when vCPU 0 reaches an "on" address and closes at
+ *       an "off" address (the triggers are not recorded): the benchmark harness's two reads of
+ *       instret around each measured call (firmware/bench.c, TIME_CALL; cycles.py plugin-args
+ *       finds them), so a window is exactly the stretch whose instret delta the image reports.
+ *       "mark" addresses are recorded wherever they run, so that the reader can tell the
+ *       phases apart.  Other vCPUs are ignored: the benchmark runs on one hart.  Addresses
+ *       are hex (0x...) or decimal, several separated by ':' (QEMU splits at commas).
  *
- * out=FILE (mode=misalign: stderr if none) is opened when the plugin loads:
- * bad arguments, or a FILE that cannot be written, make the plugin refuse to
- * load, and QEMU stops before the guest runs.  The file, a record a line (a
- * tag, then its values; <pc> and addresses in hex):
+ * out=FILE (mode=misalign: stderr if none) is opened when the plugin loads: bad arguments, or
+ * a FILE that cannot be written, make the plugin refuse to load, and QEMU stops before the
+ * guest runs.  The file, a record a line (a tag, then its values; <pc> and addresses in hex):
  *   # misalign-plugin v4 target=<name>     (or # trace-plugin v1 ...)
  * mode=misalign:
- *   L|S <pc> <size> <count> <first-addr>   an instruction's misaligned loads
- *                                          or stores: their size in bytes,
- *                                          count, and the first address
+ *   L|S <pc> <size> <count> <first-addr>   an instruction's misaligned loads or stores: their
+ *                                          size in bytes, count, and the first address
  *   # end records=<N> accesses=<sum of counts> checked=<C>
- *       checked counts every data access seen, aligned or not: a file without
- *       a misaligned access still shows that the plugin was watching.
+ *       checked counts every data access seen, aligned or not: a file without a misaligned
+ *       access still shows that the plugin was watching.
  * mode=trace:
  *   M <pc>                  a mark address was executed
  *   B <pc>                  a window opened at the on-trigger <pc>
- *   R <pc> <count> <rep>    a run: <count> instructions executed one after
- *                           the other in memory from <pc>, and the whole run
- *                           <rep> times in a row (a loop body)
- *   E <pc> <n>              the window closed at the off-trigger <pc>, after
- *                           <n> recorded instructions
- *   I <pc> <size> <hex>     once per distinct pc executed inside a window:
- *                           the instruction's bytes, in memory order
- *   ! <text> at <pc>        an anomaly, which makes the trace unusable: a
- *                           window opened inside a window or closed outside
- *                           one, a mark inside a window, or the bytes at a pc
- *                           changed between two translations
+ *   R <pc> <count> <rep>    a run: <count> instructions executed one after the other in
+ *                           memory from <pc>, and the whole run <rep> times in a row (a loop body)
+ *   E <pc> <n>              the window closed at the off-trigger <pc>, after <n> recorded
+ *                           instructions
+ *   I <pc> <size> <hex>     once per distinct pc executed inside a window: the instruction's
+ *                           bytes, in memory order
+ *   ! <text> at <pc>        an anomaly, which makes the trace unusable: a window opened inside
+ *                           a window or closed outside one, a mark inside a window, or the
+ *                           bytes at a pc changed between two translations
  *   # end windows=<W> insns=<N> distinct=<D> marks=<K> anomalies=<A> open=<0|1>
  *                           open=1: QEMU exited inside a window.
  * The "# end" trailer is written last, at exit: a file without it was cut short.
  *
- * Debian ships no qemu-plugin.h, so the pieces of QEMU's TCG plugin API used
- * are declared here, as in QEMU 7.2's include/qemu/qemu-plugin.h (plugin API
- * version 1), cross-checked against the symbols Debian 12's
- * qemu-system-riscv64 7.2 exports; QEMU resolves them when it dlopen()s the
- * plugin.
+ * Debian ships no qemu-plugin.h, so the pieces of QEMU's TCG plugin API used are declared
+ * here, as in QEMU 7.2's include/qemu/qemu-plugin.h (plugin API version 1), cross-checked
+ * against the symbols Debian 12's qemu-system-riscv64 7.2 exports; QEMU resolves them when it
+ * dlopen()s the plugin.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -77,55 +70,37 @@ typedef struct qemu_info_t {
 struct qemu_plugin_tb;              /* opaque */
 struct qemu_plugin_insn;            /* opaque */
 
-enum qemu_plugin_cb_flags {
-    QEMU_PLUGIN_CB_NO_REGS,
-    QEMU_PLUGIN_CB_R_REGS,
-    QEMU_PLUGIN_CB_RW_REGS,
-};
-
-enum qemu_plugin_mem_rw {
-    QEMU_PLUGIN_MEM_R = 1,
-    QEMU_PLUGIN_MEM_W,
-    QEMU_PLUGIN_MEM_RW,
-};
+/* Only the values used: QEMU's R_REGS (1), RW_REGS (2), MEM_R (1), MEM_W (2) are not. */
+enum qemu_plugin_cb_flags { QEMU_PLUGIN_CB_NO_REGS };
+enum qemu_plugin_mem_rw { QEMU_PLUGIN_MEM_RW = 3 };
 
 typedef uint32_t qemu_plugin_meminfo_t;
 
 typedef void (*qemu_plugin_udata_cb_t)(qemu_plugin_id_t id, void *userdata);
-typedef void (*qemu_plugin_vcpu_udata_cb_t)(unsigned int vcpu_index,
-                                            void *userdata);
-typedef void (*qemu_plugin_vcpu_tb_trans_cb_t)(qemu_plugin_id_t id,
-                                               struct qemu_plugin_tb *tb);
-typedef void (*qemu_plugin_vcpu_mem_cb_t)(unsigned int vcpu_index,
-                                          qemu_plugin_meminfo_t info,
+typedef void (*qemu_plugin_vcpu_udata_cb_t)(unsigned int vcpu_index, void *userdata);
+typedef void (*qemu_plugin_vcpu_tb_trans_cb_t)(qemu_plugin_id_t id, struct qemu_plugin_tb *tb);
+typedef void (*qemu_plugin_vcpu_mem_cb_t)(unsigned int vcpu_index, qemu_plugin_meminfo_t info,
                                           uint64_t vaddr, void *userdata);
 
-void qemu_plugin_register_vcpu_tb_trans_cb(qemu_plugin_id_t id,
-                                           qemu_plugin_vcpu_tb_trans_cb_t cb);
+void qemu_plugin_register_vcpu_tb_trans_cb(qemu_plugin_id_t id, qemu_plugin_vcpu_tb_trans_cb_t cb);
 size_t qemu_plugin_tb_n_insns(const struct qemu_plugin_tb *tb);
-struct qemu_plugin_insn *qemu_plugin_tb_get_insn(const struct qemu_plugin_tb *tb,
-                                                 size_t idx);
+struct qemu_plugin_insn *qemu_plugin_tb_get_insn(const struct qemu_plugin_tb *tb, size_t idx);
 uint64_t qemu_plugin_insn_vaddr(const struct qemu_plugin_insn *insn);
 const void *qemu_plugin_insn_data(const struct qemu_plugin_insn *insn);
 size_t qemu_plugin_insn_size(const struct qemu_plugin_insn *insn);
 void qemu_plugin_register_vcpu_insn_exec_cb(struct qemu_plugin_insn *insn,
                                             qemu_plugin_vcpu_udata_cb_t cb,
-                                            enum qemu_plugin_cb_flags flags,
-                                            void *userdata);
-void qemu_plugin_register_vcpu_mem_cb(struct qemu_plugin_insn *insn,
-                                      qemu_plugin_vcpu_mem_cb_t cb,
-                                      enum qemu_plugin_cb_flags flags,
-                                      enum qemu_plugin_mem_rw rw,
+                                            enum qemu_plugin_cb_flags flags, void *userdata);
+void qemu_plugin_register_vcpu_mem_cb(struct qemu_plugin_insn *insn, qemu_plugin_vcpu_mem_cb_t cb,
+                                      enum qemu_plugin_cb_flags flags, enum qemu_plugin_mem_rw rw,
                                       void *userdata);
 unsigned int qemu_plugin_mem_size_shift(qemu_plugin_meminfo_t info);
 bool qemu_plugin_mem_is_store(qemu_plugin_meminfo_t info);
-void qemu_plugin_register_atexit_cb(qemu_plugin_id_t id,
-                                    qemu_plugin_udata_cb_t cb, void *userdata);
+void qemu_plugin_register_atexit_cb(qemu_plugin_id_t id, qemu_plugin_udata_cb_t cb, void *userdata);
 
 /* Exported symbols QEMU looks up with dlsym(). */
 QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
-QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
-                                           const qemu_info_t *info,
+QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info,
                                            int argc, char **argv);
 
 #define MAX_INSN_BYTES 8        /* RISC-V: 2 or 4 here; room for longer */
@@ -137,10 +112,9 @@ enum role { ROLE_NONE, ROLE_ON, ROLE_OFF, ROLE_MARK };
 static const char *const role_arg[] = { NULL, "on", "off", "mark" };
 
 /*
- * One per distinct guest pc, made at its first translation and kept for the
- * whole run (after a TB flush the pc is translated again and its record
- * reused).  Its callbacks get it as userdata: counting needs no lookup and
- * no lock.
+ * One per distinct guest pc, made at its first translation and kept for the whole run (after
+ * a TB flush the pc is translated again and its record reused).  Its callbacks get it as
+ * userdata: counting needs no lookup and no lock.
  */
 struct insn {
     uint64_t pc;
@@ -158,10 +132,7 @@ static struct insn *hash[1u << HASH_BITS];
 /* The hash, the records written outside the hot path, the counters they bump. */
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
-static struct {
-    uint64_t pc;
-    enum role role;
-} triggers[MAX_TRIGGERS];
+static struct { uint64_t pc; enum role role; } triggers[MAX_TRIGGERS];
 static int n_triggers, n_role[ROLE_MARK + 1];
 
 static bool trace, finished;
@@ -170,15 +141,12 @@ static const char *out_name;
 
 /* The data accesses checked, per vCPU: each count on its own cache line, written
  * only by its vCPU's thread; vCPUs past MAX_VCPUS share an atomic count. */
-static struct {
-    uint64_t n;
-} __attribute__((aligned(64))) checked[MAX_VCPUS];
+static struct { uint64_t n; } __attribute__((aligned(64))) checked[MAX_VCPUS];
 static uint64_t checked_more;
 
 /*
- * The window state.  Only vCPU 0's callbacks touch it, and they run on its
- * thread one after the other, so the hot path needs no lock (the atexit
- * callback runs once the vCPUs have stopped).
+ * The window state.  Only vCPU 0's callbacks touch it, and they run on its thread one after
+ * the other, so the hot path needs no lock (the atexit callback runs once the vCPUs have stopped).
  */
 static bool on;
 static uint64_t win_n;                  /* instructions in this window */
@@ -484,15 +452,14 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
                 "mode=misalign takes none of on=, off=, mark=\n");
         return -1;
     }
-    if (out_name && !(out = fopen(out_name, "w"))) {
-        fprintf(stderr, "plugin: cannot open out=%s: %s\n", out_name, strerror(errno));
-        return -1;
-    }
-    if (out_name) {
-        setvbuf(out, out_buf, _IOFBF, sizeof(out_buf));
-    } else {
+    if (!out_name) {
         out = stderr;
         out_name = "<stderr>";
+    } else if ((out = fopen(out_name, "w"))) {
+        setvbuf(out, out_buf, _IOFBF, sizeof(out_buf));
+    } else {
+        fprintf(stderr, "plugin: cannot open out=%s: %s\n", out_name, strerror(errno));
+        return -1;
     }
     fprintf(out, "# %s target=%s\n", trace ? "trace-plugin v1" : "misalign-plugin v4",
             info && info->target_name ? info->target_name : "?");

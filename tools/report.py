@@ -556,9 +556,8 @@ def cmd_compare(a):
 
 
 def within(rows, keys, pct):
-    """PASS:/FAIL: lines: AFTER's total U74 and U54 cycles over the cells and
-    over the mix, and each cell at the largest size (the steady-state loops),
-    at most pct % above BEFORE's."""
+    """PASS:/FAIL: lines: AFTER's total U74 and U54 cycles over the cells and over the mix, and
+    each cell at the largest size (the steady-state loops), at most pct % above BEFORE's."""
     cells, mix = ([k for k in keys if (k[0] == "mix") == m] for m in (False, True))
     top = max(k[5] for k in cells)
     checks = [(f"total {m.upper()} cycles over {what}", [m], ks)

@@ -9,10 +9,9 @@ the names of line forms, record kinds and fields live there, not here).
     wmlog.py progress      a live log on stdin as make bench shows it: its
                            CSV:progress and CSV:done records in words, EXIT:
 
-As a module: read(path) -> Log, or Error naming the line.  A log may be
-a QEMU log or a board's serial capture: carriage returns, timestamps (STAMP), and
-lines without a tag of the protocol (boot messages, noise), are passed over.
-Python standard library only.
+As a module: read(path) -> Log, or Error naming the line.  A log may be a QEMU log or a board's
+serial capture: carriage returns, timestamps (STAMP), and lines without a tag of the protocol
+(boot messages, noise), are passed over.  Python standard library only.
 """
 import csv
 import os
@@ -136,7 +135,6 @@ class Bench:
             if rec["impl"] not in self.impls or rec["fn"] not in self.functions:
                 raise Error(f"{where}: {rec['fn']}[{rec['impl']}] was not announced "
                                "by a CSV:impl or CSV:function line")
-            # A cell's key: its fields before the measured ones (runs, calls).
             key = tuple(rec[f] for f in self.keys[kind])
             if key in self.cells[kind]:
                 raise Error(f"{where}: the cell {kind} {key} again")
@@ -237,11 +235,8 @@ def read(path):
         if not m or m.group(1) not in FORMS:
             continue
         tag, rest = m.groups()
-        for form, rx in FORMS[tag]:
-            fm = rx.match(rest)
-            if fm:
-                break
-        else:
+        form, fm = next(((f, x) for f, rx in FORMS[tag] if (x := rx.match(rest))), (None, None))
+        if fm is None:
             raise Error(f"{where}: a {tag}: line of no form the protocol knows: {line}")
         f = fm.groupdict()
         if tag == "EXIT" and f["crc"] and line != (want := exit_line(run, f["status"])):
