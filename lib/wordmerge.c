@@ -1,35 +1,20 @@
 // SPDX-License-Identifier: MIT
 /*
- * Word-at-a-time memcpy, memmove and memset that never make a misaligned
- * access, in portable freestanding C.
+ * Word-at-a-time memcpy, memmove and memset in portable freestanding C that
+ * never make a misaligned access.  A copy takes four steps, as in musl's
+ * memcpy: 1. the head, bytes up to dst's first word boundary; 2. whole words
+ * if src is then aligned too; 3. otherwise aligned source words, each
+ * destination word merged from two neighbours by a pair of shifts; 4. the
+ * tail.  memmove copies backward, the mirror image, when dst lies inside the
+ * source.  memset stores words between a head and a tail of bytes.
  *
- * A copy takes four steps, as in the Linux series "lib/string: optimized
- * mem* functions" and in musl's memcpy:
- *   1. the head: bytes up to dst's first word boundary;
- *   2. if src is then word-aligned too, whole words;
- *   3. otherwise aligned source words, each destination word merged from
- *      two neighbours with a pair of shifts (DROP and PUSH: byte order);
- *   4. the tail: the bytes after the last whole word.
- * memmove copies backward, the mirror image of forward, when dst lies
- * inside the source.  memset spreads the byte over a word and stores words
- * between a head and a tail of bytes.
- *
- * Two builds from one source; the compiler folds `if (WM_SMALL_CODE)` away.
- *   - The default is for speed on in-order cores such as SiFive's U54 and
- *     U74.  Heads and tails are merged into one word and stored with at
- *     most a byte, a halfword and a word, each naturally aligned; calls of
- *     up to two words take a short path; the word loops are unrolled.
- *   - WM_SMALL_CODE=1 (-Os) is for the smallest code: byte loops for heads
- *     and tails, one word per iteration.  Still word-wise, never misaligned.
- *
- * Every access is to an address that is a multiple of its size, and
- * nothing is stored outside [dst, dst + n).  Only the source words at the
- * two ends of a call can hold bytes outside [src, src + n): EDGE() reads
- * them.  Addresses that may leave the objects are computed as integers.
- *
- * Where the speed build needs a fixed order of instructions, HOLD() keeps
- * it: loads first, then merges, then stores, so that a store never waits
- * on a load.  docs/technique.md gives the schedule's reasons and figures.
+ * The default build is for in-order cores such as SiFive's U54 and U74:
+ * heads and tails in one word each, unrolled loops, and HOLD() keeping a
+ * fixed order (loads first, then merges, then stores, so that a store never
+ * waits on a load; docs/technique.md gives the reasons).  WM_SMALL_CODE=1
+ * (-Os) is for the smallest code: byte heads and tails, a word at a time.
+ * Nothing is stored outside [dst, dst + n); only EDGE() reads a word that
+ * may hold bytes outside [src, src + n).
  */
 #ifdef __KERNEL__
 #include <linux/limits.h>
@@ -41,12 +26,9 @@
 #include "wordmerge.h"
 
 /*
- * HOLD(x) is an empty asm statement that takes x in a register and gives
- * it back changed, as far as the compiler knows: it emits nothing, but the
- * compiler can no longer move a computation of x across it, merge x with
- * another value, or see that a loop copies or fills memory (and call
- * memcpy or memset, which here would be ourselves).  The shape of the code
- * then comes from the source, whatever compiler and flags build it.
+ * HOLD(x) emits nothing, but to the compiler it changes x: no computation
+ * of x moves across it, and no loop through it becomes a call to memcpy or
+ * memset, which here would be ourselves.
  */
 #define HOLD(x) __asm__("" : "+r"(x))
 #define HOLD2(a, b) __asm__("" : "+r"(a), "+r"(b))
@@ -54,7 +36,6 @@
 #define HOLD4(a, b, c, d) __asm__("" : "+r"(a), "+r"(b), "+r"(c), "+r"(d))
 #define HOLD5(a, b, c, d, e) __asm__("" : "+r"(a), "+r"(b), "+r"(c), "+r"(d), "+r"(e))
 
-/* clang's no_builtin keeps it from calling memcpy or memset for our loops. */
 #if defined(__clang__)
 #define WM_NO_LIBCALLS __attribute__((__no_builtin__))
 #else
@@ -77,12 +58,9 @@ typedef uint16_t __attribute__((__may_alias__)) wm_u16;
 #define WBITS ((int)(8 * sizeof(word)))
 
 /*
- * Byte order.  A word loaded from memory holds its bytes "first" to "last"
- * in address order.  DROP(x, b) discards the first b bits' worth of bytes,
- * moving the rest towards the first position; PUSH(x, b) moves the bytes b
- * bits towards the last position.  FIRST(x, n) and LAST(x, n) are the first
- * and last n bits' worth of bytes, as a value to store with an n-bit store.
- * AT(b, i) is the byte b as the word's i-th byte in address order.
+ * Byte order, in address order: DROP(x, b) drops the first b bits' worth of
+ * bytes, PUSH(x, b) moves them b bits later; FIRST and LAST(x, n) are the
+ * first and last n bits for an n-bit store; AT(b, i) puts byte b at i.
  */
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #define DROP(x, b) ((x) >> (b))
@@ -101,22 +79,10 @@ typedef uint16_t __attribute__((__may_alias__)) wm_u16;
 #endif
 
 /*
- * EDGE(p, lo, hi): the aligned word at p, of which only the bytes in
- * [lo, hi) are used: a source word at an end of the call.
- *   - By default it is one aligned word load, as in Linux's
- *     read_word_at_a_time(): the word never crosses a page, and the bytes
- *     outside [lo, hi) are shifted away.
- *   - With WM_EXACT=1 the bytes outside are not read at all: the word is
- *     loaded whole only when it lies inside [lo, hi), else byte by byte.
- *     Checkers that know each object's exact end, watch every byte for
- *     races, or track uninitialised bytes need it; it is chosen by itself
- *     under AddressSanitizer, HWASan, ThreadSanitizer and MemorySanitizer
- *     (and the kernel's KASAN and KCSAN, which define the same macros).
- *     -DWM_EXACT=1 asks for it elsewhere (Valgrind's memcheck with
- *     --partial-loads-ok=no, memory tagging), -DWM_EXACT=0 refuses it.
- *     docs/checks.md says where each checker is tested.
- * lo and hi are cast to void by default: no code, and a bound kept for
- * EDGE alone is not an unused variable.
+ * EDGE(p, lo, hi): the aligned word at p, of which only bytes in [lo, hi)
+ * are used.  By default one load, as Linux's read_word_at_a_time(): it
+ * never crosses a page.  WM_EXACT=1, chosen under the sanitizers (and
+ * KASAN, KCSAN), reads no byte outside; docs/checks.md says more.
  */
 #ifndef WM_EXACT
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_HWADDRESS__) || \
@@ -152,23 +118,15 @@ WM_NO_LIBCALLS static inline word wm_edge(const word *p, uintptr_t lo, uintptr_t
 #endif
 
 /*
- * The word that starts ls/8 bytes into `lo`, the aligned source word at the
- * lower address, `hi` the one after it; rs is WBITS - ls, and 0 < ls < WBITS,
- * so neither shift is by the full width.  ls and rs are ints, computed once
- * a call: unsigned shift amounts cost extensions inside the loops.
+ * The word ls/8 bytes into the aligned word lo, then hi; rs = WBITS - ls,
+ * 0 < ls < WBITS.  Int shifts: unsigned ones cost extensions in the loops.
  */
 #define MERGE(lo, hi, ls, rs) (DROP(lo, ls) | PUSH(hi, rs))
 
 /*
- * Lengths past PTRDIFF_MAX.  To GCC, p + n with n above PTRDIFF_MAX is an
- * overflow, undefined behaviour (UBSan's pointer-overflow check reports it),
- * and so is the difference of two pointers that far apart.  So an offset
- * that can reach the length is added by END(T, p, n) or START(T, p, n), the
- * address n bytes above or below p, and the words between two word pointers
- * are WORDS(lo, hi); plain pointer arithmetic is kept to offsets below 32
- * words.  On 32-bit targets, where an object can be that large, these
- * compute as integers; on 64-bit ones no address space comes near 2^63
- * bytes, and pointer arithmetic keeps GCC's code shorter.
+ * p + n past PTRDIFF_MAX is undefined, so offsets that can reach the length
+ * go through END, START and WORDS: integers on 32-bit targets, where an
+ * object can be that large; pointers on 64-bit ones, shorter with GCC.
  */
 #if UINTPTR_MAX > 0xffffffffu
 #define END(T, p, n) ((T)((unsigned char *)(p) + (n)))
@@ -187,20 +145,13 @@ WM_NO_LIBCALLS static inline word wm_edge(const word *p, uintptr_t lo, uintptr_t
 
 /* ---- steps 1 and 4: heads and tails ------------------------------------- */
 
-/*
- * The bits of a head's or a tail's length k (< WSIZE), each taken out of k
- * at once and held: the tests of the bits then find them ready, and k
- * itself stays free for the code after.
- */
+/* The bits of a head's or tail's length k < WSIZE, ready before their tests. */
 #define SPLIT_BITS(k, b1, b2, b4)                                 \
 	uintptr_t b4 = (k) & 4, b1 = (k) & 1, b2 = (k) & 2;        \
 	HOLD(b4);	/* stops the and moving down to its test */ \
 	HOLD2(b1, b2)	/* the same */
 
-/*
- * The WSIZE source bytes starting at s, as one word, loading only aligned
- * words that hold at least one of the first k of them (1 <= k <= WSIZE).
- */
+/* The WSIZE bytes from s as a word, loading only words with one of the first k. */
 static inline word wm_load_first(const unsigned char *s, uintptr_t k)
 {
 	uintptr_t off = (uintptr_t)s & WMASK;
@@ -217,10 +168,7 @@ static inline word wm_load_first(const unsigned char *s, uintptr_t k)
 	return x;
 }
 
-/*
- * The WSIZE source bytes that end at s, as one word, loading only aligned
- * words that hold at least one of the last k of them (1 <= k <= WSIZE).
- */
+/* The WSIZE bytes that end at s, loading only words with one of the last k. */
 static inline word wm_load_last(const unsigned char *s, uintptr_t k)
 {
 	uintptr_t off = (uintptr_t)s & WMASK;
@@ -235,10 +183,7 @@ static inline word wm_load_last(const unsigned char *s, uintptr_t k)
 	return x;
 }
 
-/*
- * Store the first k bytes of x from d up to the word boundary where they
- * end: a byte if k is odd, then a halfword, then (64-bit) a word.
- */
+/* The first k bytes of x from d, up to a word boundary: byte, halfword, word. */
 static inline void wm_store_head(unsigned char *d, word x, uintptr_t k)
 {
 	SPLIT_BITS(k, k1, k2, k4);
@@ -258,10 +203,8 @@ static inline void wm_store_head(unsigned char *d, word x, uintptr_t k)
 }
 
 /*
- * Step 4, forward: the last r < WSIZE bytes to the word-aligned d; returns
- * dst.  The speed build stores x, which holds them as its first bytes: a
- * word, a halfword, a byte.  The small build copies bytes from s.  Only
- * r's low bits are read: the short copy passes its whole length.
+ * Step 4: the last r < WSIZE bytes (r's low bits) to the aligned d, from x's
+ * first bytes, or in the small build from s.
  */
 WM_NO_LIBCALLS static __attribute__((__noinline__))
 void *wm_tail_fwd(void *dst, unsigned char *d, uintptr_t r, word x, const unsigned char *s)
@@ -310,11 +253,7 @@ static inline void wm_store_head_bwd(unsigned char *e, word x, uintptr_t k)
 		*(wm_u32 *)(e - 4) = (uint32_t)LAST(x, 32);
 }
 
-/*
- * Step 4, backward: the first r < WSIZE bytes, below the word-aligned e;
- * x holds them as its last bytes, and they end at s.  x comes last, where
- * GCC finds it without a move in wm_merge_bwd.
- */
+/* The mirror image, below e, from x's last bytes; x last saves GCC a move. */
 WM_NO_LIBCALLS static __attribute__((__noinline__))
 void *wm_tail_bwd(void *dst, unsigned char *e, uintptr_t r, const unsigned char *s, word x)
 {
@@ -343,10 +282,7 @@ void *wm_tail_bwd(void *dst, unsigned char *e, uintptr_t r, const unsigned char 
 	return dst;
 }
 
-/*
- * Step 1: the k < WSIZE bytes from s to d that end at d's first word
- * boundary; backward, the k bytes below e and s, from e's last boundary.
- */
+/* Step 1: the k < WSIZE bytes up to d's first word boundary (below e's last). */
 static inline void wm_head_fwd(unsigned char *d, const unsigned char *s, uintptr_t k)
 {
 	if (WM_SMALL_CODE) {
@@ -373,12 +309,7 @@ static inline void wm_head_bwd(unsigned char *e, const unsigned char *s, uintptr
 
 /* ---- step 2: whole words ------------------------------------------------ */
 
-/*
- * Loading first is safe for memmove.  Forward copies run with dst below src
- * (or disjoint buffers): every store of a group lands below the source words
- * not yet loaded.  Backward copies run with dst above src, the other way
- * round.  Loading a group before storing it only moves loads earlier.
- */
+/* Loading a group before storing it is safe for memmove either way. */
 #define LOAD_FWD(i) word w##i = sw[i];
 #define STORE_FWD(i) dw[i] = w##i;
 #define LOAD_FWD2(i) word w##i = sw[8 + (i)];
@@ -389,11 +320,9 @@ static inline void wm_head_bwd(unsigned char *e, const unsigned char *s, uintptr
 #define STORE_BWD2(i) dw[7 - (i)] = w##i;
 
 /*
- * Step 2, forward: whole words from sw to dw, up to dend; returns where sw
- * ends.  The odd words first: one if their count is odd, then pairs; then
- * sixteen a loop, in two groups of eight, each loaded before it is stored.
- * Each pointer steps where nothing waits for it: dw between the groups, sw
- * after the second group's loads.
+ * Step 2: words from sw to dw up to dend; returns sw's end.  One, pairs,
+ * then sixteen a loop in two groups of eight, each pointer stepping where
+ * nothing waits for it.
  */
 static inline const word *wm_words_fwd(word *dw, const word *sw, word *dend)
 {
@@ -480,10 +409,7 @@ static inline const word *wm_words_bwd(word *dw, const word *sw, word *dstop)
 
 /* ---- step 3: merging neighbouring source words -------------------------- */
 
-/*
- * A merging loop's state, one definition for both directions: where it is,
- * which way it goes, the two shifts, and the bounds that EDGE() reads in.
- */
+/* A merging loop's state in either direction, with EDGE()'s bounds. */
 struct wm_merge {
 	const word *sw;
 	word *dw;
@@ -514,14 +440,9 @@ static inline word wm_far(const struct wm_merge *m, word w)
 #define STORE_MERGED(i) m->dw[m->fwd ? (i) - 8 : 7 - (i)] = d##i;
 
 /*
- * One block of the merging loop: source words 1 to 8 after the carried
- * word w0 become destination words 0 to 7, d(i) = near(w(i)) | far(w(i+1));
- * returns w8, the next block's w0.
- * The order is the in-order core's, in stages of a few lines, each ending
- * in a hold of what it made and what the next stage reads (it stops a step
- * moving up or a load moving down): the eight loads, each beside one step
- * of the merging; the rest of the merging, two steps at a time; the eight
- * stores in one run.
+ * Source words 1 to 8 after the carried w0 become d(i) = near(w(i)) |
+ * far(w(i+1)); returns w8.  Each stage's hold keeps the in-order core's
+ * order: loads, each beside a merging step; the rest; eight stores.
  */
 WM_INLINE word wm_merge8(struct wm_merge *m, word w0)
 {
@@ -585,15 +506,9 @@ WM_INLINE word wm_merge8(struct wm_merge *m, word w0)
 }
 
 /*
- * Steps 3 and 4, forward: n >= 1 bytes from s, not word-aligned, to the
- * word-aligned d; returns dst.  sw[0] holds s's first bytes, and `lo`
- * carries the last word loaded, so every source word is loaded once.
- * Blocks of eight while eight destination words are left: the loop runs
- * while dw is at most the destination's end less eight words, and the
- * bytes left after it have that bound's low bits, so n needs no register
- * through the loop.  The tail's first bytes are those of lo from off on.
- * A function of its own, so that only this path saves the register its
- * loop needs.
+ * Steps 3 and 4: n >= 1 bytes from the unaligned s to the aligned d.  lo
+ * carries the last word loaded; the blocks run up to a bound whose low bits
+ * are the bytes left, so n needs no register in the loop.
  */
 WM_NO_LIBCALLS static __attribute__((__noinline__))
 void *wm_merge_fwd(void *dst, const unsigned char *s, size_t n, unsigned char *d)
@@ -657,13 +572,7 @@ void *wm_merge_fwd(void *dst, const unsigned char *s, size_t n, unsigned char *d
 	return wm_tail_fwd(dst, (unsigned char *)dw, n, lo, (const unsigned char *)sw + off);
 }
 
-/*
- * Steps 3 and 4, backward: the n >= 1 bytes below s, not word-aligned, to
- * those below the word-aligned e; returns dst.  The mirror image of
- * wm_merge_fwd: the aligned word at s - off holds src's last off bytes,
- * `hi` carries the last word loaded, going down, and the tail's last bytes
- * are those of hi below off.
- */
+/* The mirror image: the n bytes below s to those below e; hi carries. */
 WM_NO_LIBCALLS static __attribute__((__noinline__))
 void *wm_merge_bwd(void *dst, const unsigned char *s, size_t n, unsigned char *e)
 {
@@ -728,11 +637,7 @@ void *wm_merge_bwd(void *dst, const unsigned char *s, size_t n, unsigned char *e
 
 /* ---- the four steps together -------------------------------------------- */
 
-/*
- * Forward copy of n >= WSIZE bytes: memcpy, and memmove when dst < src or
- * the buffers are disjoint (so not restrict-qualified).  Not inlined, and
- * called in tail position: inlined, GCC kept dst in a saved register.
- */
+/* n >= WSIZE bytes forward, for memmove too; outlined so dst is not saved. */
 WM_NO_LIBCALLS static __attribute__((__noinline__))
 void *wm_copy_fwd(void *dst, const void *src, size_t n)
 {
@@ -796,11 +701,8 @@ void *wm_copy_bwd(void *dst, const void *src, size_t n)
 }
 
 /*
- * Small copies: up to WM_SMALL_MAX bytes, where aligning and merging cost
- * more than they save.  Co-aligned: whole words and a tail, all loaded
- * before the first store, safe for memmove either way.  Otherwise bytes:
- * forward four at a time, each four loaded before they are stored; backward
- * one at a time.  Not inlined: memcpy and memmove share them.
+ * Copies of up to WM_SMALL_MAX bytes, where aligning costs more than it
+ * saves: co-aligned, words loaded before any store; else bytes.
  */
 #define WM_SMALL_MAX (WM_SMALL_CODE ? WSIZE - 1 : 2 * WSIZE)
 #define WM_SMALL_WORDS(d, s) \
@@ -875,12 +777,7 @@ void *wm_bytes_bwd(void *dst, const void *src, size_t n)
 	return dst;
 }
 
-/*
- * n - 1 < WM_SMALL_MAX is 1 <= n <= WM_SMALL_MAX: n == 0 wraps round and is
- * the first thing the other side tests, so that zero-length calls (common
- * in real programs) cost little without a test for all others.  The small
- * build lets its byte loop take n == 0.
- */
+/* n - 1 < WM_SMALL_MAX: n == 0 wraps round, tested first on the other side. */
 WM_NO_LIBCALLS void *wm_memcpy(void *restrict dst, const void *restrict src, size_t n)
 {
 	if (WM_SMALL_CODE ? n <= WM_SMALL_MAX : n - 1 < WM_SMALL_MAX) {
@@ -893,10 +790,7 @@ WM_NO_LIBCALLS void *wm_memcpy(void *restrict dst, const void *restrict src, siz
 	return wm_copy_fwd(dst, src, n);
 }
 
-/*
- * Forward whenever dst does not lie inside (src, src + n): the unsigned
- * difference covers both dst < src and disjoint buffers in one compare.
- */
+/* Forward unless dst lies inside (src, src + n): one unsigned compare. */
 WM_NO_LIBCALLS void *wm_memmove(void *dst, const void *src, size_t n)
 {
 	int fwd = (uintptr_t)dst - (uintptr_t)src >= n;
@@ -920,12 +814,7 @@ WM_NO_LIBCALLS void *wm_memmove(void *dst, const void *src, size_t n)
 #define SET_WORD(i) dw[i] = w;
 #define SET_PAIR(i) dbig[i] = w; dbig[(i) + 16] = w;
 
-/*
- * 1 to 2 * WSIZE bytes, from both ends at once: the first and the last 1,
- * 2, 4 or 8 of them, overlapping when n is not a power of two (a byte
- * stored twice costs less than a test).  The longest first: 8 bytes is
- * the commonest length of all.
- */
+/* 1 to 2 * WSIZE bytes from both ends at once, overlapping: no test per byte. */
 WM_INLINE void *wm_set_ends(void *dst, unsigned char *d, unsigned char *e, unsigned char b,
 			    uintptr_t n, uintptr_t wsize)
 {
@@ -949,11 +838,7 @@ WM_INLINE void *wm_set_ends(void *dst, unsigned char *d, unsigned char *e, unsig
 	return dst;
 }
 
-/*
- * Step 1: the first WSIZE - 1 bytes, whatever the head's length (n is
- * more than two words): those past dst's first word boundary the first
- * word stores again.
- */
+/* Step 1: WSIZE - 1 bytes whatever the head; the first word stores some again. */
 WM_INLINE void wm_set_head(unsigned char *d, unsigned char b)
 {
 	d[0] = b;
@@ -983,10 +868,7 @@ WM_INLINE void wm_set_tail(word *dend, unsigned char *e, unsigned char b)
 	}
 }
 
-/*
- * b in every byte of a word: ~0 / 0xff is 0x0101...01.  ones is loaded on
- * entry and multiplied here, just before the stores.
- */
+/* b in every byte of a word; ones is ~0 / 0xff, loaded on entry. */
 WM_INLINE word wm_spread(unsigned char b, word ones)
 {
 	word w;
@@ -1051,12 +933,8 @@ WM_INLINE void *wm_set_small(void *dst, int c, size_t n)
 }
 
 /*
- * The length first, so that the shortest calls take two decisions before
- * their stores; n == 0 is tested on that side only.  Above eight words:
- * those above the last multiple of 32 (a block of eight at dw for those
- * above a multiple of eight, overlapping the next), eight a loop; then 32
- * a loop from dbig, where those end; the calls of whole blocks of 32 go
- * straight to that loop.
+ * The length first: short calls take two decisions.  Above eight words:
+ * eight a loop up to a multiple of 32 words (dbig), then 32 a loop.
  */
 WM_NO_LIBCALLS void *wm_memset(void *dst, int c, size_t n)
 {
@@ -1119,11 +997,7 @@ tail:
 	return dst;
 }
 
-/*
- * The names: lib always exports wm_memcpy, wm_memmove and wm_memset.
- * WORDMERGE_STD_NAMES (wordmerge.h) gives the same functions more names,
- * as aliases at the same address.
- */
+/* WORDMERGE_STD_NAMES (wordmerge.h): the standard names as aliases. */
 #define WM_ALIAS(name, f) extern __typeof__(f) name __attribute__((__alias__(#f)))
 #if !defined(WORDMERGE_STD_NAMES) || WORDMERGE_STD_NAMES == 0
 #elif WORDMERGE_STD_NAMES == 1
