@@ -1,20 +1,14 @@
 // SPDX-License-Identifier: MIT
 /*
- * Word-at-a-time memcpy, memmove and memset in portable freestanding C that
- * never make a misaligned access.  A copy takes four steps, as in musl's
- * memcpy: 1. the head, bytes up to dst's first word boundary; 2. whole words
- * if src is then aligned too; 3. otherwise aligned source words, each
- * destination word merged from two neighbours by a pair of shifts; 4. the
- * tail.  memmove copies backward, the mirror image, when dst lies inside the
- * source.  memset stores words between a head and a tail of bytes.
- *
- * The default build is for in-order cores such as SiFive's U54 and U74:
- * heads and tails in one word each, unrolled loops, and HOLD() keeping a
- * fixed order (loads first, then merges, then stores, so that a store never
- * waits on a load; docs/technique.md gives the reasons).  WM_SMALL_CODE=1
- * (-Os) is for the smallest code: byte heads and tails, a word at a time.
- * Nothing is stored outside [dst, dst + n); only EDGE() reads a word that
- * may hold bytes outside [src, src + n).
+ * memcpy, memmove and memset a word at a time, never misaligned, in portable
+ * freestanding C.  A copy takes four steps, as musl's memcpy: 1. the head,
+ * up to dst's first word boundary; 2. whole words if src is then aligned;
+ * 3. else aligned source words, each destination word merged from two by a
+ * pair of shifts; 4. the tail.  memmove copies backward when dst lies inside
+ * the source.  The default build is for in-order cores (SiFive U54, U74):
+ * HOLD() keeps loads first, then merges, then stores, so that a store never
+ * waits on a load (docs/technique.md).  WM_SMALL_CODE=1 is for the smallest
+ * code.  Only EDGE() reads a word that may hold bytes outside the source.
  */
 #ifdef __KERNEL__
 #include <linux/limits.h>
@@ -22,14 +16,9 @@
 #else
 #include <stdint.h>
 #endif
-
 #include "wordmerge.h"
 
-/*
- * HOLD(x) emits nothing, but to the compiler it changes x: no computation
- * of x moves across it, and no loop through it becomes a call to memcpy or
- * memset, which here would be ourselves.
- */
+/* HOLD(x) emits nothing but changes x for the compiler: nothing moves across it. */
 #define HOLD(x) __asm__("" : "+r"(x))
 #define HOLD2(a, b) __asm__("" : "+r"(a), "+r"(b))
 #define HOLD3(a, b, c) __asm__("" : "+r"(a), "+r"(b), "+r"(c))
@@ -43,7 +32,6 @@
 #endif
 
 #define WM_INLINE WM_NO_LIBCALLS static inline __attribute__((__always_inline__))
-
 #ifndef WM_SMALL_CODE
 #define WM_SMALL_CODE 0
 #endif
@@ -58,9 +46,8 @@ typedef uint16_t __attribute__((__may_alias__)) wm_u16;
 #define WBITS ((int)(8 * sizeof(word)))
 
 /*
- * Byte order, in address order: DROP(x, b) drops the first b bits' worth of
- * bytes, PUSH(x, b) moves them b bits later; FIRST and LAST(x, n) are the
- * first and last n bits for an n-bit store; AT(b, i) puts byte b at i.
+ * In address order: DROP(x, b) drops the first b bits, PUSH(x, b) moves bytes
+ * b bits later, FIRST/LAST(x, n) the n bits to store, AT(b, i) byte b at i.
  */
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #define DROP(x, b) ((x) >> (b))
@@ -79,10 +66,9 @@ typedef uint16_t __attribute__((__may_alias__)) wm_u16;
 #endif
 
 /*
- * EDGE(p, lo, hi): the aligned word at p, of which only bytes in [lo, hi)
- * are used.  By default one load, as Linux's read_word_at_a_time(): it
- * never crosses a page.  WM_EXACT=1, chosen under the sanitizers (and
- * KASAN, KCSAN), reads no byte outside; docs/checks.md says more.
+ * EDGE(p, lo, hi): the word at p, of which bytes in [lo, hi) are used: one
+ * load, as read_word_at_a_time(), or with WM_EXACT (sanitizers) no byte
+ * outside; docs/checks.md.
  */
 #ifndef WM_EXACT
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_HWADDRESS__) || \
@@ -117,17 +103,10 @@ WM_NO_LIBCALLS static inline word wm_edge(const word *p, uintptr_t lo, uintptr_t
 #define EDGE(p, lo, hi) ((void)(lo), (void)(hi), *(p))
 #endif
 
-/*
- * The word ls/8 bytes into the aligned word lo, then hi; rs = WBITS - ls,
- * 0 < ls < WBITS.  Int shifts: unsigned ones cost extensions in the loops.
- */
+/* The word ls/8 bytes into lo; rs = WBITS - ls, both ints (no extensions). */
 #define MERGE(lo, hi, ls, rs) (DROP(lo, ls) | PUSH(hi, rs))
 
-/*
- * p + n past PTRDIFF_MAX is undefined, so offsets that can reach the length
- * go through END, START and WORDS: integers on 32-bit targets, where an
- * object can be that large; pointers on 64-bit ones, shorter with GCC.
- */
+/* p + n past PTRDIFF_MAX is undefined: integers where an object can be that big. */
 #if UINTPTR_MAX > 0xffffffffu
 #define END(T, p, n) ((T)((unsigned char *)(p) + (n)))
 #define START(T, p, n) ((T)((unsigned char *)(p) - (n)))
@@ -142,8 +121,6 @@ WM_NO_LIBCALLS static inline word wm_edge(const word *p, uintptr_t lo, uintptr_t
 #define R4(X) X(0) X(1) X(2) X(3)
 #define R8(X) R4(X) X(4) X(5) X(6) X(7)
 #define R16(X) R8(X) X(8) X(9) X(10) X(11) X(12) X(13) X(14) X(15)
-
-/* ---- steps 1 and 4: heads and tails ------------------------------------- */
 
 /* The bits of a head's or tail's length k < WSIZE, ready before their tests. */
 #define SPLIT_BITS(k, b1, b2, b4)                                 \
@@ -202,10 +179,7 @@ static inline void wm_store_head(unsigned char *d, word x, uintptr_t k)
 		*(wm_u32 *)d = (uint32_t)FIRST(x, 32);
 }
 
-/*
- * Step 4: the last r < WSIZE bytes (r's low bits) to the aligned d, from x's
- * first bytes, or in the small build from s.
- */
+/* Step 4: the last r % WSIZE bytes to the aligned d, from x's first, or from s. */
 WM_NO_LIBCALLS static __attribute__((__noinline__))
 void *wm_tail_fwd(void *dst, unsigned char *d, uintptr_t r, word x, const unsigned char *s)
 {
@@ -307,8 +281,6 @@ static inline void wm_head_bwd(unsigned char *e, const unsigned char *s, uintptr
 	}
 }
 
-/* ---- step 2: whole words ------------------------------------------------ */
-
 /* Loading a group before storing it is safe for memmove either way. */
 #define LOAD_FWD(i) word w##i = sw[i];
 #define STORE_FWD(i) dw[i] = w##i;
@@ -319,11 +291,7 @@ static inline void wm_head_bwd(unsigned char *e, const unsigned char *s, uintptr
 #define LOAD_BWD2(i) word w##i = sw[-9 - (i)];
 #define STORE_BWD2(i) dw[7 - (i)] = w##i;
 
-/*
- * Step 2: words from sw to dw up to dend; returns sw's end.  One, pairs,
- * then sixteen a loop in two groups of eight, each pointer stepping where
- * nothing waits for it.
- */
+/* Step 2: words from sw to dw up to dend: one, pairs, then sixteen a loop. */
 static inline const word *wm_words_fwd(word *dw, const word *sw, word *dend)
 {
 	word *dblk = dw + (WORDS(dw, dend) & 15);
@@ -407,17 +375,12 @@ static inline const word *wm_words_bwd(word *dw, const word *sw, word *dstop)
 	return sw;
 }
 
-/* ---- step 3: merging neighbouring source words -------------------------- */
-
 /* A merging loop's state in either direction, with EDGE()'s bounds. */
 struct wm_merge {
 	const word *sw;
 	word *dw;
-	int fwd;
-	int ls;
-	int rs;
-	uintptr_t lo;
-	uintptr_t hi;
+	int fwd, ls, rs;
+	uintptr_t lo, hi;
 };
 
 /* Source word i of a block, counted from the carried word 0 the copy's way. */
@@ -431,7 +394,6 @@ static inline word wm_near(const struct wm_merge *m, word w)
 {
 	return m->fwd ? DROP(w, m->ls) : PUSH(w, m->rs);
 }
-
 static inline word wm_far(const struct wm_merge *m, word w)
 {
 	return m->fwd ? PUSH(w, m->rs) : DROP(w, m->ls);
@@ -440,9 +402,8 @@ static inline word wm_far(const struct wm_merge *m, word w)
 #define STORE_MERGED(i) m->dw[m->fwd ? (i) - 8 : 7 - (i)] = d##i;
 
 /*
- * Source words 1 to 8 after the carried w0 become d(i) = near(w(i)) |
- * far(w(i+1)); returns w8.  Each stage's hold keeps the in-order core's
- * order: loads, each beside a merging step; the rest; eight stores.
+ * Words 1 to 8 after the carried w0 make d(i) = near(w(i)) | far(w(i+1)).
+ * Each stage's hold stops a step moving up or a load moving down.
  */
 WM_INLINE word wm_merge8(struct wm_merge *m, word w0)
 {
@@ -506,9 +467,8 @@ WM_INLINE word wm_merge8(struct wm_merge *m, word w0)
 }
 
 /*
- * Steps 3 and 4: n >= 1 bytes from the unaligned s to the aligned d.  lo
- * carries the last word loaded; the blocks run up to a bound whose low bits
- * are the bytes left, so n needs no register in the loop.
+ * Steps 3 and 4: from the unaligned s to the aligned d; lo carries.  The bound's
+ * low bits are the bytes left after the blocks, so n needs no register there.
  */
 WM_NO_LIBCALLS static __attribute__((__noinline__))
 void *wm_merge_fwd(void *dst, const unsigned char *s, size_t n, unsigned char *d)
@@ -635,8 +595,6 @@ void *wm_merge_bwd(void *dst, const unsigned char *s, size_t n, unsigned char *e
 	return wm_tail_bwd(dst, (unsigned char *)dw, n, (const unsigned char *)sw + off, hi);
 }
 
-/* ---- the four steps together -------------------------------------------- */
-
 /* n >= WSIZE bytes forward, for memmove too; outlined so dst is not saved. */
 WM_NO_LIBCALLS static __attribute__((__noinline__))
 void *wm_copy_fwd(void *dst, const void *src, size_t n)
@@ -700,10 +658,7 @@ void *wm_copy_bwd(void *dst, const void *src, size_t n)
 			   WM_SMALL_CODE ? 0 : EDGE(sw - 1, src, sw));
 }
 
-/*
- * Copies of up to WM_SMALL_MAX bytes, where aligning costs more than it
- * saves: co-aligned, words loaded before any store; else bytes.
- */
+/* Up to WM_SMALL_MAX bytes, where aligning costs more than it saves. */
 #define WM_SMALL_MAX (WM_SMALL_CODE ? WSIZE - 1 : 2 * WSIZE)
 #define WM_SMALL_WORDS(d, s) \
 	(!WM_SMALL_CODE && !(((uintptr_t)(d) | (uintptr_t)(s)) & WMASK))
@@ -731,6 +686,9 @@ void *wm_small_words(void *dst, const void *src, size_t n)
 	return wm_tail_fwd(dst, (unsigned char *)dw, n, x, (const unsigned char *)sw);
 }
 
+#define LOAD_B(i) b##i = s[i];
+#define STORE_B(i) d[i] = b##i;
+
 WM_NO_LIBCALLS static __attribute__((__noinline__))
 void *wm_bytes_fwd(void *dst, const void *src, size_t n)
 {
@@ -742,15 +700,9 @@ void *wm_bytes_fwd(void *dst, const void *src, size_t n)
 		unsigned char *end4 = d + (n & ~(size_t)3);
 
 		for (; d != end4; d += 4, s += 4) {
-			b0 = s[0];
-			b1 = s[1];
-			b2 = s[2];
-			b3 = s[3];
+			R4(LOAD_B)
 			HOLD4(b0, b1, b2, b3);	/* stops a store moving up between the loads */
-			d[0] = b0;
-			d[1] = b1;
-			d[2] = b2;
-			d[3] = b3;
+			R4(STORE_B)
 			HOLD(s);	/* stops a call to memcpy */
 		}
 		n &= 3;
@@ -804,8 +756,6 @@ WM_NO_LIBCALLS void *wm_memmove(void *dst, const void *src, size_t n)
 		return dst;
 	return fwd ? wm_copy_fwd(dst, src, n) : wm_copy_bwd(dst, src, n);
 }
-
-/* ---- memset ------------------------------------------------------------- */
 
 #define SET_FIRST(i) d[i] = b;
 #define SET_LAST(i) e[(i) - 4] = b;
@@ -905,8 +855,7 @@ WM_INLINE void *wm_set_small(void *dst, int c, size_t n)
 	if (n >= WSIZE) {
 		word ones = ~(word)0 / 0xff;
 		uintptr_t head = -(uintptr_t)d & WMASK;
-		word *dw;
-		word *dend;
+		word *dw, *dend;
 
 		n -= head;
 		while (head--) {
@@ -932,10 +881,7 @@ WM_INLINE void *wm_set_small(void *dst, int c, size_t n)
 	return dst;
 }
 
-/*
- * The length first: short calls take two decisions.  Above eight words:
- * eight a loop up to a multiple of 32 words (dbig), then 32 a loop.
- */
+/* Short calls take two decisions; long ones eight words a loop, then 32. */
 WM_NO_LIBCALLS void *wm_memset(void *dst, int c, size_t n)
 {
 	unsigned char *d = dst;
