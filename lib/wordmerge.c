@@ -660,8 +660,7 @@ void *wm_copy_bwd(void *dst, const void *src, size_t n)
 
 /* Up to WM_SMALL_MAX bytes, where aligning costs more than it saves. */
 #define WM_SMALL_MAX (WM_SMALL_CODE ? WSIZE - 1 : 2 * WSIZE)
-#define WM_SMALL_WORDS(d, s) \
-	(!WM_SMALL_CODE && !(((uintptr_t)(d) | (uintptr_t)(s)) & WMASK))
+#define WM_SMALL_WORDS(d, s) (!WM_SMALL_CODE && !(((uintptr_t)(d) | (uintptr_t)(s)) & WMASK))
 
 WM_NO_LIBCALLS static __attribute__((__noinline__))
 void *wm_small_words(void *dst, const void *src, size_t n)
@@ -788,34 +787,27 @@ WM_INLINE void *wm_set_ends(void *dst, unsigned char *d, unsigned char *e, unsig
 	return dst;
 }
 
-/* Step 1: WSIZE - 1 bytes whatever the head; the first word stores some again. */
-WM_INLINE void wm_set_head(unsigned char *d, unsigned char b)
+/*
+ * Steps 1 and 4: WSIZE - 1 bytes from p the way step goes, whatever the
+ * head's or tail's length; the first or last word stores some again.
+ */
+WM_INLINE void wm_set_bytes(unsigned char *p, int step, unsigned char b)
 {
-	d[0] = b;
-	d[1] = b;
-	d[2] = b;
+	p[0] = b;
+	p[step] = b;
+	p[2 * step] = b;
 	if (WSIZE == 8) {
-		d[3] = b;
-		d[4] = b;
-		d[5] = b;
-		d[6] = b;
+		p[3 * step] = b;
+		p[4 * step] = b;
+		p[5 * step] = b;
+		p[6 * step] = b;
 	}
 }
 
-/* Step 4: the last WSIZE - 1 bytes when e is not aligned, as the head. */
 WM_INLINE void wm_set_tail(word *dend, unsigned char *e, unsigned char b)
 {
-	if ((unsigned char *)dend != e) {
-		e[-1] = b;
-		e[-2] = b;
-		e[-3] = b;
-		if (WSIZE == 8) {
-			e[-4] = b;
-			e[-5] = b;
-			e[-6] = b;
-			e[-7] = b;
-		}
-	}
+	if ((unsigned char *)dend != e)
+		wm_set_bytes(e - 1, -1, b);
 }
 
 /* b in every byte of a word; ones is ~0 / 0xff, loaded on entry. */
@@ -907,7 +899,7 @@ words:
 	if ((unsigned char *)dw != d) {
 		if (n <= 2 * WSIZE)
 			goto bytes;
-		wm_set_head(d, b);
+		wm_set_bytes(d, 1, b);
 		n = (uintptr_t)e - (uintptr_t)dw;
 	}
 	dend = (word *)((uintptr_t)e & ~WMASK);
