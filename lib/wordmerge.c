@@ -160,25 +160,6 @@ static inline word wm_load_last(const unsigned char *s, uintptr_t k)
 	return x;
 }
 
-/* The first k bytes of x from d, up to a word boundary: byte, halfword, word. */
-static inline void wm_store_head(unsigned char *d, word x, uintptr_t k)
-{
-	SPLIT_BITS(k, k1, k2, k4);
-
-	if (k1) {
-		*d = (unsigned char)FIRST(x, 8);
-		x = DROP(x, 8);
-		d += 1;
-	}
-	if (k2) {
-		*(wm_u16 *)d = (uint16_t)FIRST(x, 16);
-		x = DROP(x, 16);
-		d += 2;
-	}
-	if (WSIZE == 8 && k4)
-		*(wm_u32 *)d = (uint32_t)FIRST(x, 32);
-}
-
 /* Step 4: the last r % WSIZE bytes to the aligned d, from x's first, or from s. */
 WM_NO_LIBCALLS static __attribute__((__noinline__))
 void *wm_tail_fwd(void *dst, unsigned char *d, uintptr_t r, word x, const unsigned char *s)
@@ -206,25 +187,6 @@ void *wm_tail_fwd(void *dst, unsigned char *d, uintptr_t r, word x, const unsign
 	}
 	HOLD(dst);	/* stops the caller keeping dst across the call: a tail call */
 	return dst;
-}
-
-/* The mirror image of wm_store_head: the last k bytes of x below e. */
-static inline void wm_store_head_bwd(unsigned char *e, word x, uintptr_t k)
-{
-	SPLIT_BITS(k, k1, k2, k4);
-
-	if (k1) {
-		e -= 1;
-		*e = (unsigned char)LAST(x, 8);
-		x = PUSH(x, 8);
-	}
-	if (k2) {
-		e -= 2;
-		*(wm_u16 *)e = (uint16_t)LAST(x, 16);
-		x = PUSH(x, 16);
-	}
-	if (WSIZE == 8 && k4)
-		*(wm_u32 *)(e - 4) = (uint32_t)LAST(x, 32);
 }
 
 /* The mirror image, below e, from x's last bytes; x last saves GCC a move. */
@@ -256,7 +218,10 @@ void *wm_tail_bwd(void *dst, unsigned char *e, uintptr_t r, const unsigned char 
 	return dst;
 }
 
-/* Step 1: the k < WSIZE bytes up to d's first word boundary (below e's last). */
+/*
+ * Step 1: the k < WSIZE bytes up to d's first word boundary: a byte, a
+ * halfword, a word; backward, the mirror image, below e's last boundary.
+ */
 static inline void wm_head_fwd(unsigned char *d, const unsigned char *s, uintptr_t k)
 {
 	if (WM_SMALL_CODE) {
@@ -265,7 +230,21 @@ static inline void wm_head_fwd(unsigned char *d, const unsigned char *s, uintptr
 			HOLD(s);	/* stops a call to memcpy */
 		}
 	} else {
-		wm_store_head(d, wm_load_first(s, k), k);
+		word x = wm_load_first(s, k);
+		SPLIT_BITS(k, k1, k2, k4);
+
+		if (k1) {
+			*d = (unsigned char)FIRST(x, 8);
+			x = DROP(x, 8);
+			d += 1;
+		}
+		if (k2) {
+			*(wm_u16 *)d = (uint16_t)FIRST(x, 16);
+			x = DROP(x, 16);
+			d += 2;
+		}
+		if (WSIZE == 8 && k4)
+			*(wm_u32 *)d = (uint32_t)FIRST(x, 32);
 	}
 }
 
@@ -277,7 +256,21 @@ static inline void wm_head_bwd(unsigned char *e, const unsigned char *s, uintptr
 			HOLD(s);	/* stops a call to memmove */
 		}
 	} else {
-		wm_store_head_bwd(e, wm_load_last(s, k), k);
+		word x = wm_load_last(s, k);
+		SPLIT_BITS(k, k1, k2, k4);
+
+		if (k1) {
+			e -= 1;
+			*e = (unsigned char)LAST(x, 8);
+			x = PUSH(x, 8);
+		}
+		if (k2) {
+			e -= 2;
+			*(wm_u16 *)e = (uint16_t)LAST(x, 16);
+			x = PUSH(x, 16);
+		}
+		if (WSIZE == 8 && k4)
+			*(wm_u32 *)(e - 4) = (uint32_t)LAST(x, 32);
 	}
 }
 
