@@ -275,19 +275,20 @@ static inline void wm_head_bwd(unsigned char *e, const unsigned char *s, uintptr
 }
 
 /* Loading a group before storing it is safe for memmove either way. */
-#define LOAD_FWD(i) word w##i = sw[i];
+#define LOAD_FWD(i) w##i = sw[i];
 #define STORE_FWD(i) dw[i] = w##i;
-#define LOAD_FWD2(i) word w##i = sw[8 + (i)];
+#define LOAD_FWD2(i) w##i = sw[8 + (i)];
 #define STORE_FWD2(i) dw[(i) - 8] = w##i;
-#define LOAD_BWD(i) word w##i = sw[-1 - (i)];
+#define LOAD_BWD(i) w##i = sw[-1 - (i)];
 #define STORE_BWD(i) dw[-1 - (i)] = w##i;
-#define LOAD_BWD2(i) word w##i = sw[-9 - (i)];
+#define LOAD_BWD2(i) w##i = sw[-9 - (i)];
 #define STORE_BWD2(i) dw[7 - (i)] = w##i;
 
 /* Step 2: words from sw to dw up to dend: one, pairs, then sixteen a loop. */
 static inline const word *wm_words_fwd(word *dw, const word *sw, word *dend)
 {
 	word *dblk = dw + (WORDS(dw, dend) & 15);
+	word w0, w1, w2, w3, w4, w5, w6, w7;
 
 	if (WM_SMALL_CODE) {
 		/* Bottom-tested: at -Os GCC keeps a while loop's test on top. */
@@ -301,8 +302,8 @@ static inline const word *wm_words_fwd(word *dw, const word *sw, word *dend)
 	if (((uintptr_t)dend - (uintptr_t)dw) & WSIZE)
 		*dw++ = *sw++;
 	while (dw != dblk) {
-		word w0 = sw[0], w1 = sw[1];
-
+		w0 = sw[0];
+		w1 = sw[1];
 		HOLD2(w0, w1);	/* stops a store moving up between the loads */
 		dw[0] = w0;
 		dw[1] = w1;
@@ -311,21 +312,17 @@ static inline const word *wm_words_fwd(word *dw, const word *sw, word *dend)
 		HOLD(sw);	/* stops a call to memcpy */
 	}
 	while (dw != dend) {
-		{
-			R8(LOAD_FWD)
-			HOLD4(w0, w1, w2, w3);	/* stops a store moving up between the loads */
-			HOLD4(w4, w5, w6, w7);	/* (two of four: x86-32 has not eight registers) */
-			R8(STORE_FWD)
-		}
+		R8(LOAD_FWD)
+		HOLD4(w0, w1, w2, w3);	/* stops a store moving up between the loads */
+		HOLD4(w4, w5, w6, w7);	/* (two of four: x86-32 has not eight registers) */
+		R8(STORE_FWD)
 		dw += 16;
 		HOLD2(dw, sw);	/* stops dw's step moving down to the stores */
-		{
-			R8(LOAD_FWD2)
-			sw += 16;
-			HOLD4(w0, w1, w2, w3);	/* stops a store moving up between the loads */
-			HOLD5(w4, w5, w6, w7, sw);	/* and sw's step moving down */
-			R8(STORE_FWD2)
-		}
+		R8(LOAD_FWD2)
+		sw += 16;
+		HOLD4(w0, w1, w2, w3);	/* stops a store moving up between the loads */
+		HOLD5(w4, w5, w6, w7, sw);	/* and sw's step moving down */
+		R8(STORE_FWD2)
 	}
 	return sw;
 }
@@ -334,6 +331,7 @@ static inline const word *wm_words_fwd(word *dw, const word *sw, word *dend)
 static inline const word *wm_words_bwd(word *dw, const word *sw, word *dstop)
 {
 	word *dblk = dw - (WORDS(dstop, dw) & 15);
+	word w0, w1, w2, w3, w4, w5, w6, w7;
 
 	if (WM_SMALL_CODE) {
 		if (dw != dstop)
@@ -350,20 +348,16 @@ static inline const word *wm_words_bwd(word *dw, const word *sw, word *dstop)
 	/* Said again, so that GCC does not compute dw anew from the length. */
 	dw = dblk;
 	while (dw != dstop) {
-		{
-			R8(LOAD_BWD)
-			HOLD4(w0, w1, w2, w3);	/* stops a store moving up between the loads */
-			HOLD4(w4, w5, w6, w7);	/* (two of four: x86-32 has not eight registers) */
-			R8(STORE_BWD)
-		}
+		R8(LOAD_BWD)
+		HOLD4(w0, w1, w2, w3);	/* stops a store moving up between the loads */
+		HOLD4(w4, w5, w6, w7);	/* (two of four: x86-32 has not eight registers) */
+		R8(STORE_BWD)
 		dw -= 16;
-		{
-			R8(LOAD_BWD2)
-			sw -= 16;
-			HOLD4(w0, w1, w2, w3);	/* stops a store moving up between the loads */
-			HOLD5(w4, w5, w6, w7, sw);	/* and sw's step moving down */
-			R8(STORE_BWD2)
-		}
+		R8(LOAD_BWD2)
+		sw -= 16;
+		HOLD4(w0, w1, w2, w3);	/* stops a store moving up between the loads */
+		HOLD5(w4, w5, w6, w7, sw);	/* and sw's step moving down */
+		R8(STORE_BWD2)
 	}
 	return sw;
 }
