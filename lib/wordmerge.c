@@ -45,10 +45,7 @@ typedef uint16_t __attribute__((__may_alias__)) wm_u16;
 #define WMASK (WSIZE - 1)
 #define WBITS ((int)(8 * sizeof(word)))
 
-/*
- * In address order: DROP(x, b) drops the first b bits, PUSH(x, b) moves bytes
- * b bits later, FIRST/LAST(x, n) the n bits to store, AT(b, i) byte b at i.
- */
+/* In address order: DROP drops the first b bits, PUSH moves bytes b bits later. */
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #define DROP(x, b) ((x) >> (b))
 #define PUSH(x, b) ((x) << (b))
@@ -66,19 +63,16 @@ typedef uint16_t __attribute__((__may_alias__)) wm_u16;
 #endif
 
 /*
- * EDGE(p, lo, hi): the word at p, of which bytes in [lo, hi) are used: one
- * load, as read_word_at_a_time(), or with WM_EXACT (sanitizers) no byte
- * outside; docs/checks.md.
+ * EDGE(p, lo, hi): the word at p, of which bytes in [lo, hi) are used: one load,
+ * or with WM_EXACT (sanitizers) no byte outside them (docs/checks.md).
  */
-#ifndef WM_EXACT
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_HWADDRESS__) || \
-	defined(__SANITIZE_THREAD__)
+#if !defined(WM_EXACT) && (defined(__SANITIZE_ADDRESS__) || \
+	defined(__SANITIZE_HWADDRESS__) || defined(__SANITIZE_THREAD__))
 #define WM_EXACT 1
-#elif defined(__has_feature)
+#elif !defined(WM_EXACT) && defined(__has_feature)
 #if __has_feature(address_sanitizer) || __has_feature(hwaddress_sanitizer) || \
 	__has_feature(thread_sanitizer) || __has_feature(memory_sanitizer)
 #define WM_EXACT 1
-#endif
 #endif
 #endif
 #ifndef WM_EXACT
@@ -218,10 +212,7 @@ void *wm_tail_bwd(void *dst, unsigned char *e, uintptr_t r, const unsigned char 
 	return dst;
 }
 
-/*
- * Step 1: the k < WSIZE bytes up to d's first word boundary: a byte, a
- * halfword, a word; backward, the mirror image, below e's last boundary.
- */
+/* Step 1: the k < WSIZE bytes up to d's first word boundary (below e's last). */
 static inline void wm_head_fwd(unsigned char *d, const unsigned char *s, uintptr_t k)
 {
 	if (WM_SMALL_CODE) {
@@ -388,10 +379,7 @@ static inline word wm_far(const struct wm_merge *m, word w)
 
 #define STORE_MERGED(i) m->dw[m->fwd ? (i) - 8 : 7 - (i)] = d##i;
 
-/*
- * Words 1 to 8 after the carried w0 make d(i) = near(w(i)) | far(w(i+1)).
- * Each stage's hold stops a step moving up or a load moving down.
- */
+/* d(i) = near(w(i)) | far(w(i + 1)); each hold stops a step moving up or a load down. */
 WM_INLINE word wm_merge8(struct wm_merge *m, word w0)
 {
 	word w1, w2, w3, w4, w5, w6, w7, w8;
@@ -453,10 +441,7 @@ WM_INLINE word wm_merge8(struct wm_merge *m, word w0)
 	return w8;
 }
 
-/*
- * Steps 3 and 4: from the unaligned s to the aligned d; lo carries.  The bound's
- * low bits are the bytes left after the blocks, so n needs no register there.
- */
+/* Steps 3 and 4: unaligned s to aligned d; the bound's low bits are the bytes left. */
 WM_NO_LIBCALLS static __attribute__((__noinline__))
 void *wm_merge_fwd(void *dst, const unsigned char *s, size_t n, unsigned char *d)
 {
@@ -613,8 +598,7 @@ void *wm_copy_fwd(void *dst, const void *src, size_t n)
 	if (!n)
 		return dst;
 	return wm_tail_fwd(dst, (unsigned char *)dend, n,
-			   WM_SMALL_CODE ? 0 : EDGE(sw, sw, (uintptr_t)sw + n),
-			   (const unsigned char *)sw);
+			   WM_SMALL_CODE ? 0 : EDGE(sw, sw, (uintptr_t)sw + n), (const unsigned char *)sw);
 }
 
 /* Backward copy of n >= WSIZE bytes: the mirror image, for overlapping memmove. */
@@ -774,10 +758,7 @@ WM_INLINE void *wm_set_ends(void *dst, unsigned char *d, unsigned char *e, unsig
 	return dst;
 }
 
-/*
- * Steps 1 and 4: WSIZE - 1 bytes from p the way step goes, whatever the
- * head's or tail's length; the first or last word stores some again.
- */
+/* Steps 1 and 4: WSIZE - 1 bytes from p the way step goes; a word stores some again. */
 WM_INLINE void wm_set_bytes(unsigned char *p, int step, unsigned char b)
 {
 	p[0] = b;
