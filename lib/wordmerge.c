@@ -1,14 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
- * memcpy, memmove and memset a word at a time, never misaligned, in portable
- * freestanding C.  A copy takes four steps, as musl's memcpy: 1. the head,
- * up to dst's first word boundary; 2. whole words if src is then aligned;
- * 3. else aligned source words, each destination word merged from two by a
- * pair of shifts; 4. the tail.  memmove copies backward when dst lies inside
- * the source.  The default build is for in-order cores (SiFive U54, U74):
- * HOLD() keeps loads first, then merges, then stores, so that a store never
- * waits on a load (docs/technique.md).  WM_SMALL_CODE=1 is for the smallest
- * code.  Only EDGE() reads a word that may hold bytes outside the source.
+ * memcpy, memmove and memset a word at a time, never misaligned, in portable C.
+ * As musl's: 1. the head, up to dst's first word boundary; 2. whole words if src
+ * is then aligned; 3. else aligned source words, each destination word merged
+ * from two by a pair of shifts; 4. the tail.  memmove copies backward when dst
+ * lies inside the source.  For in-order cores HOLD() keeps loads, then merges,
+ * then stores (docs/technique.md); WM_SMALL_CODE=1 is for the smallest code.
  */
 #ifdef __KERNEL__
 #include <linux/limits.h>
@@ -265,7 +262,6 @@ static inline void wm_head_bwd(unsigned char *e, const unsigned char *s, uintptr
 	}
 }
 
-/* Loading a group before storing it is safe for memmove either way. */
 #define LOAD_FWD(i) w##i = sw[i];
 #define STORE_FWD(i) dw[i] = w##i;
 #define LOAD_FWD2(i) w##i = sw[8 + (i)];
@@ -275,7 +271,7 @@ static inline void wm_head_bwd(unsigned char *e, const unsigned char *s, uintptr
 #define LOAD_BWD2(i) w##i = sw[-9 - (i)];
 #define STORE_BWD2(i) dw[7 - (i)] = w##i;
 
-/* Step 2: words from sw to dw up to dend: one, pairs, then sixteen a loop. */
+/* Step 2: one word, pairs, then sixteen a loop; all loads before stores, for memmove. */
 static inline const word *wm_words_fwd(word *dw, const word *sw, word *dend)
 {
 	word *dblk = dw + (WORDS(dw, dend) & 15);
