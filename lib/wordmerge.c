@@ -59,10 +59,7 @@ typedef uint16_t __attribute__((__may_alias__)) wm_u16;
 #error "wordmerge needs the compiler's __BYTE_ORDER__"
 #endif
 
-/*
- * EDGE(p, lo, hi): the word at p, of which bytes in [lo, hi) are used: one load,
- * or with WM_EXACT (sanitizers) no byte outside them (docs/checks.md).
- */
+/* EDGE(p, lo, hi): the word at p for its bytes in [lo, hi); WM_EXACT reads no others. */
 #if !defined(WM_EXACT) && (defined(__SANITIZE_ADDRESS__) || \
 	defined(__SANITIZE_HWADDRESS__) || defined(__SANITIZE_THREAD__))
 #define WM_EXACT 1
@@ -162,7 +159,6 @@ void *wm_tail_fwd(void *dst, unsigned char *d, uintptr_t r, word x, const unsign
 		}
 	} else {
 		SPLIT_BITS(r, r1, r2, r4);
-
 		if (WSIZE == 8 && r4) {
 			*(wm_u32 *)d = (uint32_t)FIRST(x, 32);
 			x = DROP(x, WBITS == 64 ? 32 : 0);
@@ -191,7 +187,6 @@ void *wm_tail_bwd(void *dst, unsigned char *e, uintptr_t r, const unsigned char 
 		}
 	} else {
 		SPLIT_BITS(r, r1, r2, r4);
-
 		if (WSIZE == 8 && r4) {
 			e -= 4;
 			*(wm_u32 *)e = (uint32_t)LAST(x, 32);
@@ -220,7 +215,6 @@ static inline void wm_head_fwd(unsigned char *d, const unsigned char *s, uintptr
 	} else {
 		word x = wm_load_first(s, k);
 		SPLIT_BITS(k, k1, k2, k4);
-
 		if (k1) {
 			*d = (unsigned char)FIRST(x, 8);
 			x = DROP(x, 8);
@@ -246,7 +240,6 @@ static inline void wm_head_bwd(unsigned char *e, const unsigned char *s, uintptr
 	} else {
 		word x = wm_load_last(s, k);
 		SPLIT_BITS(k, k1, k2, k4);
-
 		if (k1) {
 			e -= 1;
 			*e = (unsigned char)LAST(x, 8);
@@ -441,8 +434,7 @@ WM_INLINE word wm_merge8(struct wm_merge *m, word w0)
 WM_NO_LIBCALLS static __attribute__((__noinline__))
 void *wm_merge_fwd(void *dst, const unsigned char *s, size_t n, unsigned char *d)
 {
-	uintptr_t off = (uintptr_t)s & WMASK;
-	uintptr_t slim = (uintptr_t)s + n;	/* for EDGE: n changes below */
+	uintptr_t off = (uintptr_t)s & WMASK, slim = (uintptr_t)s + n;	/* n changes below */
 	const word *sw = (const word *)((uintptr_t)s - off);
 	word *dw = (word *)d, *dend;
 	int ls = (int)off * 8, rs = WBITS - ls;
@@ -461,7 +453,6 @@ void *wm_merge_fwd(void *dst, const unsigned char *s, size_t n, unsigned char *d
 		if (n >= 8 * WSIZE) {
 			uintptr_t bound = (uintptr_t)d + n - 8 * WSIZE;
 			struct wm_merge m = { sw, dw, 1, ls, rs, (uintptr_t)s, slim };
-
 			do
 				lo = wm_merge8(&m, lo);
 			while ((uintptr_t)m.dw <= bound);
@@ -473,7 +464,6 @@ void *wm_merge_fwd(void *dst, const unsigned char *s, size_t n, unsigned char *d
 		dend = (word *)((unsigned char *)dw + (n & 6 * WSIZE));
 		while (dw != dend) {
 			word m0 = DROP(lo, ls);
-
 			hi = EDGE(sw + 1, s, slim);
 			lo = EDGE(sw + 2, s, slim);
 			HOLD2(hi, lo);	/* stops a store moving up between the loads */
@@ -504,8 +494,7 @@ void *wm_merge_fwd(void *dst, const unsigned char *s, size_t n, unsigned char *d
 WM_NO_LIBCALLS static __attribute__((__noinline__))
 void *wm_merge_bwd(void *dst, const unsigned char *s, size_t n, unsigned char *e)
 {
-	uintptr_t off = (uintptr_t)s & WMASK;
-	uintptr_t slo = (uintptr_t)s - n;	/* for EDGE: n changes below */
+	uintptr_t off = (uintptr_t)s & WMASK, slo = (uintptr_t)s - n;	/* n changes below */
 	const word *sw = (const word *)((uintptr_t)s - off);
 	word *dw = (word *)e, *dstop;
 	int ls = (int)off * 8, rs = WBITS - ls;
@@ -532,11 +521,9 @@ void *wm_merge_bwd(void *dst, const unsigned char *s, size_t n, unsigned char *e
 			dw = m.dw;
 			n = (uintptr_t)dw - bound;
 		}
-		/* The last 0..7 words: pairs, then one, as forward. */
 		dstop = (word *)((unsigned char *)dw - (n & 6 * WSIZE));
 		while (dw != dstop) {
 			word m0 = PUSH(hi, rs);
-
 			lo = EDGE(sw - 1, slo, s);
 			hi = EDGE(sw - 2, slo, s);
 			HOLD2(lo, hi);	/* stops a store moving up between the loads */
@@ -569,8 +556,7 @@ void *wm_copy_fwd(void *dst, const void *src, size_t n)
 {
 	unsigned char *d = dst;
 	const unsigned char *s = src;
-	uintptr_t head = -(uintptr_t)d & WMASK;
-	uintptr_t soff = (uintptr_t)s & WMASK;
+	uintptr_t head = -(uintptr_t)d & WMASK, soff = (uintptr_t)s & WMASK;
 	const word *sw;
 	word *dend;
 
@@ -664,7 +650,6 @@ void *wm_bytes_fwd(void *dst, const void *src, size_t n)
 
 	if (!WM_SMALL_CODE) {
 		unsigned char *end4 = d + (n & ~(size_t)3);
-
 		for (; d != end4; d += 4, s += 4) {
 			R4(LOAD_B)
 			HOLD4(b0, b1, b2, b3);	/* stops a store moving up between the loads */
@@ -768,12 +753,6 @@ WM_INLINE void wm_set_bytes(unsigned char *p, int step, unsigned char b)
 	}
 }
 
-WM_INLINE void wm_set_tail(word *dend, unsigned char *e, unsigned char b)
-{
-	if ((unsigned char *)dend != e)
-		wm_set_bytes(e - 1, -1, b);
-}
-
 /* b in every byte of a word; ones is ~0 / 0xff, loaded on entry. */
 WM_INLINE word wm_spread(unsigned char b, word ones)
 {
@@ -840,8 +819,7 @@ WM_INLINE void *wm_set_small(void *dst, int c, size_t n)
 /* Short calls take two decisions; long ones eight words a loop, then 32. */
 WM_NO_LIBCALLS void *wm_memset(void *dst, int c, size_t n)
 {
-	unsigned char *d = dst;
-	unsigned char *e = END(unsigned char *, d, n);
+	unsigned char *d = dst, *e = END(unsigned char *, d, n);
 	unsigned char b = (unsigned char)c;
 	uintptr_t wsize = WSIZE;
 	word ones, w;
@@ -891,11 +869,13 @@ big:
 	} else {
 		/* Its own tail, laid out right after the stores. */
 		wm_set_few(dw, dend, n, wm_spread(b, ones));
-		wm_set_tail(dend, e, b);
+		if ((unsigned char *)dend != e)
+			wm_set_bytes(e - 1, -1, b);
 		return dst;
 	}
 tail:
-	wm_set_tail(dend, e, b);
+	if ((unsigned char *)dend != e)
+		wm_set_bytes(e - 1, -1, b);
 	return dst;
 }
 
