@@ -1,35 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
- * Word-at-a-time memcpy, memmove and memset that never make a misaligned
- * access, in portable freestanding C.
- *
- * A copy takes four steps, as in the Linux series "lib/string: optimized
- * mem* functions" and in musl's memcpy:
- *   1. the head: bytes up to dst's first word boundary;
- *   2. if src is then word-aligned too, whole words;
- *   3. otherwise aligned source words, each destination word merged from
- *      two neighbours with a pair of shifts (DROP and PUSH: byte order);
- *   4. the tail: the bytes after the last whole word.
- * memmove copies backward, the mirror image of forward, when dst lies
- * inside the source.  memset spreads the byte over a word and stores words
- * between a head and a tail of bytes.
- *
- * Two builds from one source; the compiler folds `if (WM_SMALL_CODE)` away.
- *   - The default is for speed on in-order cores such as SiFive's U54 and
- *     U74.  Heads and tails are merged into one word and stored with at
- *     most a byte, a halfword and a word, each naturally aligned; calls of
- *     up to two words take a short path; the word loops are unrolled.
- *   - WM_SMALL_CODE=1 (-Os) is for the smallest code: byte loops for heads
- *     and tails, one word per iteration.  Still word-wise, never misaligned.
- *
- * Every access is to an address that is a multiple of its size, and
- * nothing is stored outside [dst, dst + n).  Only the source words at the
- * two ends of a call can hold bytes outside [src, src + n): EDGE() reads
- * them.  Addresses that may leave the objects are computed as integers.
- *
- * Where the speed build needs a fixed order of instructions, HOLD() keeps
- * it: loads first, then merges, then stores, so that a store never waits
- * on a load.  docs/technique.md gives the schedule's reasons and figures.
+ * memcpy, memmove and memset a word at a time, never misaligned, in portable C.
+ * As musl's: 1. the head, up to dst's first word boundary; 2. whole words if src
+ * is then aligned; 3. else aligned source words, each destination word merged
+ * from two by a pair of shifts; 4. the tail.  memmove copies backward when dst
+ * lies inside the source.  For in-order cores HOLD() keeps loads, then merges,
+ * then stores (docs/technique.md); WM_SMALL_CODE=1 is for the smallest code.
  */
 #ifdef __KERNEL__
 #include <linux/limits.h>
@@ -37,24 +13,15 @@
 #else
 #include <stdint.h>
 #endif
-
 #include "wordmerge.h"
 
-/*
- * HOLD(x) is an empty asm statement that takes x in a register and gives
- * it back changed, as far as the compiler knows: it emits nothing, but the
- * compiler can no longer move a computation of x across it, merge x with
- * another value, or see that a loop copies or fills memory (and call
- * memcpy or memset, which here would be ourselves).  The shape of the code
- * then comes from the source, whatever compiler and flags build it.
- */
+/* HOLD(x) emits nothing but changes x for the compiler: nothing moves across it. */
 #define HOLD(x) __asm__("" : "+r"(x))
 #define HOLD2(a, b) __asm__("" : "+r"(a), "+r"(b))
 #define HOLD3(a, b, c) __asm__("" : "+r"(a), "+r"(b), "+r"(c))
 #define HOLD4(a, b, c, d) __asm__("" : "+r"(a), "+r"(b), "+r"(c), "+r"(d))
 #define HOLD5(a, b, c, d, e) __asm__("" : "+r"(a), "+r"(b), "+r"(c), "+r"(d), "+r"(e))
 
-/* clang's no_builtin keeps it from calling memcpy or memset for our loops. */
 #if defined(__clang__)
 #define WM_NO_LIBCALLS __attribute__((__no_builtin__))
 #else
@@ -62,7 +29,6 @@
 #endif
 
 #define WM_INLINE WM_NO_LIBCALLS static inline __attribute__((__always_inline__))
-
 #ifndef WM_SMALL_CODE
 #define WM_SMALL_CODE 0
 #endif
@@ -76,14 +42,7 @@ typedef uint16_t __attribute__((__may_alias__)) wm_u16;
 #define WMASK (WSIZE - 1)
 #define WBITS ((int)(8 * sizeof(word)))
 
-/*
- * Byte order.  A word loaded from memory holds its bytes "first" to "last"
- * in address order.  DROP(x, b) discards the first b bits' worth of bytes,
- * moving the rest towards the first position; PUSH(x, b) moves the bytes b
- * bits towards the last position.  FIRST(x, n) and LAST(x, n) are the first
- * and last n bits' worth of bytes, as a value to store with an n-bit store.
- * AT(b, i) is the byte b as the word's i-th byte in address order.
- */
+/* In address order: DROP drops the first b bits, PUSH moves bytes b bits later. */
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #define DROP(x, b) ((x) >> (b))
 #define PUSH(x, b) ((x) << (b))
@@ -100,33 +59,14 @@ typedef uint16_t __attribute__((__may_alias__)) wm_u16;
 #error "wordmerge needs the compiler's __BYTE_ORDER__"
 #endif
 
-/*
- * EDGE(p, lo, hi): the aligned word at p, of which only the bytes in
- * [lo, hi) are used: a source word at an end of the call.
- *   - By default it is one aligned word load, as in Linux's
- *     read_word_at_a_time(): the word never crosses a page, and the bytes
- *     outside [lo, hi) are shifted away.
- *   - With WM_EXACT=1 the bytes outside are not read at all: the word is
- *     loaded whole only when it lies inside [lo, hi), else byte by byte.
- *     Checkers that know each object's exact end, watch every byte for
- *     races, or track uninitialised bytes need it; it is chosen by itself
- *     under AddressSanitizer, HWASan, ThreadSanitizer and MemorySanitizer
- *     (and the kernel's KASAN and KCSAN, which define the same macros).
- *     -DWM_EXACT=1 asks for it elsewhere (Valgrind's memcheck with
- *     --partial-loads-ok=no, memory tagging), -DWM_EXACT=0 refuses it.
- *     docs/checks.md says where each checker is tested.
- * lo and hi are cast to void by default: no code, and a bound kept for
- * EDGE alone is not an unused variable.
- */
-#ifndef WM_EXACT
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_HWADDRESS__) || \
-	defined(__SANITIZE_THREAD__)
+/* EDGE(p, lo, hi): the word at p for its bytes in [lo, hi); WM_EXACT reads no others. */
+#if !defined(WM_EXACT) && (defined(__SANITIZE_ADDRESS__) || \
+	defined(__SANITIZE_HWADDRESS__) || defined(__SANITIZE_THREAD__))
 #define WM_EXACT 1
-#elif defined(__has_feature)
+#elif !defined(WM_EXACT) && defined(__has_feature)
 #if __has_feature(address_sanitizer) || __has_feature(hwaddress_sanitizer) || \
 	__has_feature(thread_sanitizer) || __has_feature(memory_sanitizer)
 #define WM_EXACT 1
-#endif
 #endif
 #endif
 #ifndef WM_EXACT
@@ -151,25 +91,10 @@ WM_NO_LIBCALLS static inline word wm_edge(const word *p, uintptr_t lo, uintptr_t
 #define EDGE(p, lo, hi) ((void)(lo), (void)(hi), *(p))
 #endif
 
-/*
- * The word that starts ls/8 bytes into `lo`, the aligned source word at the
- * lower address, `hi` the one after it; rs is WBITS - ls, and 0 < ls < WBITS,
- * so neither shift is by the full width.  ls and rs are ints, computed once
- * a call: unsigned shift amounts cost extensions inside the loops.
- */
+/* The word ls/8 bytes into lo; rs = WBITS - ls, both ints (no extensions). */
 #define MERGE(lo, hi, ls, rs) (DROP(lo, ls) | PUSH(hi, rs))
 
-/*
- * Lengths past PTRDIFF_MAX.  To GCC, p + n with n above PTRDIFF_MAX is an
- * overflow, undefined behaviour (UBSan's pointer-overflow check reports it),
- * and so is the difference of two pointers that far apart.  So an offset
- * that can reach the length is added by END(T, p, n) or START(T, p, n), the
- * address n bytes above or below p, and the words between two word pointers
- * are WORDS(lo, hi); plain pointer arithmetic is kept to offsets below 32
- * words.  On 32-bit targets, where an object can be that large, these
- * compute as integers; on 64-bit ones no address space comes near 2^63
- * bytes, and pointer arithmetic keeps GCC's code shorter.
- */
+/* p + n past PTRDIFF_MAX is undefined: integers where an object can be that big. */
 #if UINTPTR_MAX > 0xffffffffu
 #define END(T, p, n) ((T)((unsigned char *)(p) + (n)))
 #define START(T, p, n) ((T)((unsigned char *)(p) - (n)))
@@ -185,22 +110,13 @@ WM_NO_LIBCALLS static inline word wm_edge(const word *p, uintptr_t lo, uintptr_t
 #define R8(X) R4(X) X(4) X(5) X(6) X(7)
 #define R16(X) R8(X) X(8) X(9) X(10) X(11) X(12) X(13) X(14) X(15)
 
-/* ---- steps 1 and 4: heads and tails ------------------------------------- */
-
-/*
- * The bits of a head's or a tail's length k (< WSIZE), each taken out of k
- * at once and held: the tests of the bits then find them ready, and k
- * itself stays free for the code after.
- */
+/* The bits of a head's or tail's length k < WSIZE, ready before their tests. */
 #define SPLIT_BITS(k, b1, b2, b4)                                 \
 	uintptr_t b4 = (k) & 4, b1 = (k) & 1, b2 = (k) & 2;        \
 	HOLD(b4);	/* stops the and moving down to its test */ \
 	HOLD2(b1, b2)	/* the same */
 
-/*
- * The WSIZE source bytes starting at s, as one word, loading only aligned
- * words that hold at least one of the first k of them (1 <= k <= WSIZE).
- */
+/* The WSIZE bytes from s as a word, loading only words with one of the first k. */
 static inline word wm_load_first(const unsigned char *s, uintptr_t k)
 {
 	uintptr_t off = (uintptr_t)s & WMASK;
@@ -217,10 +133,7 @@ static inline word wm_load_first(const unsigned char *s, uintptr_t k)
 	return x;
 }
 
-/*
- * The WSIZE source bytes that end at s, as one word, loading only aligned
- * words that hold at least one of the last k of them (1 <= k <= WSIZE).
- */
+/* The WSIZE bytes that end at s, loading only words with one of the last k. */
 static inline word wm_load_last(const unsigned char *s, uintptr_t k)
 {
 	uintptr_t off = (uintptr_t)s & WMASK;
@@ -235,34 +148,7 @@ static inline word wm_load_last(const unsigned char *s, uintptr_t k)
 	return x;
 }
 
-/*
- * Store the first k bytes of x from d up to the word boundary where they
- * end: a byte if k is odd, then a halfword, then (64-bit) a word.
- */
-static inline void wm_store_head(unsigned char *d, word x, uintptr_t k)
-{
-	SPLIT_BITS(k, k1, k2, k4);
-
-	if (k1) {
-		*d = (unsigned char)FIRST(x, 8);
-		x = DROP(x, 8);
-		d += 1;
-	}
-	if (k2) {
-		*(wm_u16 *)d = (uint16_t)FIRST(x, 16);
-		x = DROP(x, 16);
-		d += 2;
-	}
-	if (WSIZE == 8 && k4)
-		*(wm_u32 *)d = (uint32_t)FIRST(x, 32);
-}
-
-/*
- * Step 4, forward: the last r < WSIZE bytes to the word-aligned d; returns
- * dst.  The speed build stores x, which holds them as its first bytes: a
- * word, a halfword, a byte.  The small build copies bytes from s.  Only
- * r's low bits are read: the short copy passes its whole length.
- */
+/* Step 4: the last r % WSIZE bytes to the aligned d, from x's first, or from s. */
 WM_NO_LIBCALLS static __attribute__((__noinline__))
 void *wm_tail_fwd(void *dst, unsigned char *d, uintptr_t r, word x, const unsigned char *s)
 {
@@ -273,7 +159,6 @@ void *wm_tail_fwd(void *dst, unsigned char *d, uintptr_t r, word x, const unsign
 		}
 	} else {
 		SPLIT_BITS(r, r1, r2, r4);
-
 		if (WSIZE == 8 && r4) {
 			*(wm_u32 *)d = (uint32_t)FIRST(x, 32);
 			x = DROP(x, WBITS == 64 ? 32 : 0);
@@ -291,30 +176,7 @@ void *wm_tail_fwd(void *dst, unsigned char *d, uintptr_t r, word x, const unsign
 	return dst;
 }
 
-/* The mirror image of wm_store_head: the last k bytes of x below e. */
-static inline void wm_store_head_bwd(unsigned char *e, word x, uintptr_t k)
-{
-	SPLIT_BITS(k, k1, k2, k4);
-
-	if (k1) {
-		e -= 1;
-		*e = (unsigned char)LAST(x, 8);
-		x = PUSH(x, 8);
-	}
-	if (k2) {
-		e -= 2;
-		*(wm_u16 *)e = (uint16_t)LAST(x, 16);
-		x = PUSH(x, 16);
-	}
-	if (WSIZE == 8 && k4)
-		*(wm_u32 *)(e - 4) = (uint32_t)LAST(x, 32);
-}
-
-/*
- * Step 4, backward: the first r < WSIZE bytes, below the word-aligned e;
- * x holds them as its last bytes, and they end at s.  x comes last, where
- * GCC finds it without a move in wm_merge_bwd.
- */
+/* The mirror image, below e, from x's last bytes; x last saves GCC a move. */
 WM_NO_LIBCALLS static __attribute__((__noinline__))
 void *wm_tail_bwd(void *dst, unsigned char *e, uintptr_t r, const unsigned char *s, word x)
 {
@@ -325,7 +187,6 @@ void *wm_tail_bwd(void *dst, unsigned char *e, uintptr_t r, const unsigned char 
 		}
 	} else {
 		SPLIT_BITS(r, r1, r2, r4);
-
 		if (WSIZE == 8 && r4) {
 			e -= 4;
 			*(wm_u32 *)e = (uint32_t)LAST(x, 32);
@@ -343,10 +204,7 @@ void *wm_tail_bwd(void *dst, unsigned char *e, uintptr_t r, const unsigned char 
 	return dst;
 }
 
-/*
- * Step 1: the k < WSIZE bytes from s to d that end at d's first word
- * boundary; backward, the k bytes below e and s, from e's last boundary.
- */
+/* Step 1: the k < WSIZE bytes up to d's first word boundary (below e's last). */
 static inline void wm_head_fwd(unsigned char *d, const unsigned char *s, uintptr_t k)
 {
 	if (WM_SMALL_CODE) {
@@ -355,7 +213,20 @@ static inline void wm_head_fwd(unsigned char *d, const unsigned char *s, uintptr
 			HOLD(s);	/* stops a call to memcpy */
 		}
 	} else {
-		wm_store_head(d, wm_load_first(s, k), k);
+		word x = wm_load_first(s, k);
+		SPLIT_BITS(k, k1, k2, k4);
+		if (k1) {
+			*d = (unsigned char)FIRST(x, 8);
+			x = DROP(x, 8);
+			d += 1;
+		}
+		if (k2) {
+			*(wm_u16 *)d = (uint16_t)FIRST(x, 16);
+			x = DROP(x, 16);
+			d += 2;
+		}
+		if (WSIZE == 8 && k4)
+			*(wm_u32 *)d = (uint32_t)FIRST(x, 32);
 	}
 }
 
@@ -367,37 +238,37 @@ static inline void wm_head_bwd(unsigned char *e, const unsigned char *s, uintptr
 			HOLD(s);	/* stops a call to memmove */
 		}
 	} else {
-		wm_store_head_bwd(e, wm_load_last(s, k), k);
+		word x = wm_load_last(s, k);
+		SPLIT_BITS(k, k1, k2, k4);
+		if (k1) {
+			e -= 1;
+			*e = (unsigned char)LAST(x, 8);
+			x = PUSH(x, 8);
+		}
+		if (k2) {
+			e -= 2;
+			*(wm_u16 *)e = (uint16_t)LAST(x, 16);
+			x = PUSH(x, 16);
+		}
+		if (WSIZE == 8 && k4)
+			*(wm_u32 *)(e - 4) = (uint32_t)LAST(x, 32);
 	}
 }
 
-/* ---- step 2: whole words ------------------------------------------------ */
-
-/*
- * Loading first is safe for memmove.  Forward copies run with dst below src
- * (or disjoint buffers): every store of a group lands below the source words
- * not yet loaded.  Backward copies run with dst above src, the other way
- * round.  Loading a group before storing it only moves loads earlier.
- */
-#define LOAD_FWD(i) word w##i = sw[i];
+#define LOAD_FWD(i) w##i = sw[i];
 #define STORE_FWD(i) dw[i] = w##i;
-#define LOAD_FWD2(i) word w##i = sw[8 + (i)];
+#define LOAD_FWD2(i) w##i = sw[8 + (i)];
 #define STORE_FWD2(i) dw[(i) - 8] = w##i;
-#define LOAD_BWD(i) word w##i = sw[-1 - (i)];
+#define LOAD_BWD(i) w##i = sw[-1 - (i)];
 #define STORE_BWD(i) dw[-1 - (i)] = w##i;
-#define LOAD_BWD2(i) word w##i = sw[-9 - (i)];
+#define LOAD_BWD2(i) w##i = sw[-9 - (i)];
 #define STORE_BWD2(i) dw[7 - (i)] = w##i;
 
-/*
- * Step 2, forward: whole words from sw to dw, up to dend; returns where sw
- * ends.  The odd words first: one if their count is odd, then pairs; then
- * sixteen a loop, in two groups of eight, each loaded before it is stored.
- * Each pointer steps where nothing waits for it: dw between the groups, sw
- * after the second group's loads.
- */
+/* Step 2: one word, pairs, then sixteen a loop; all loads before stores, for memmove. */
 static inline const word *wm_words_fwd(word *dw, const word *sw, word *dend)
 {
 	word *dblk = dw + (WORDS(dw, dend) & 15);
+	word w0, w1, w2, w3, w4, w5, w6, w7;
 
 	if (WM_SMALL_CODE) {
 		/* Bottom-tested: at -Os GCC keeps a while loop's test on top. */
@@ -411,8 +282,8 @@ static inline const word *wm_words_fwd(word *dw, const word *sw, word *dend)
 	if (((uintptr_t)dend - (uintptr_t)dw) & WSIZE)
 		*dw++ = *sw++;
 	while (dw != dblk) {
-		word w0 = sw[0], w1 = sw[1];
-
+		w0 = sw[0];
+		w1 = sw[1];
 		HOLD2(w0, w1);	/* stops a store moving up between the loads */
 		dw[0] = w0;
 		dw[1] = w1;
@@ -421,21 +292,17 @@ static inline const word *wm_words_fwd(word *dw, const word *sw, word *dend)
 		HOLD(sw);	/* stops a call to memcpy */
 	}
 	while (dw != dend) {
-		{
-			R8(LOAD_FWD)
-			HOLD4(w0, w1, w2, w3);	/* stops a store moving up between the loads */
-			HOLD4(w4, w5, w6, w7);	/* (two of four: x86-32 has not eight registers) */
-			R8(STORE_FWD)
-		}
+		R8(LOAD_FWD)
+		HOLD4(w0, w1, w2, w3);	/* stops a store moving up between the loads */
+		HOLD4(w4, w5, w6, w7);	/* (two of four: x86-32 has not eight registers) */
+		R8(STORE_FWD)
 		dw += 16;
 		HOLD2(dw, sw);	/* stops dw's step moving down to the stores */
-		{
-			R8(LOAD_FWD2)
-			sw += 16;
-			HOLD4(w0, w1, w2, w3);	/* stops a store moving up between the loads */
-			HOLD5(w4, w5, w6, w7, sw);	/* and sw's step moving down */
-			R8(STORE_FWD2)
-		}
+		R8(LOAD_FWD2)
+		sw += 16;
+		HOLD4(w0, w1, w2, w3);	/* stops a store moving up between the loads */
+		HOLD5(w4, w5, w6, w7, sw);	/* and sw's step moving down */
+		R8(STORE_FWD2)
 	}
 	return sw;
 }
@@ -444,6 +311,7 @@ static inline const word *wm_words_fwd(word *dw, const word *sw, word *dend)
 static inline const word *wm_words_bwd(word *dw, const word *sw, word *dstop)
 {
 	word *dblk = dw - (WORDS(dstop, dw) & 15);
+	word w0, w1, w2, w3, w4, w5, w6, w7;
 
 	if (WM_SMALL_CODE) {
 		if (dw != dstop)
@@ -460,38 +328,26 @@ static inline const word *wm_words_bwd(word *dw, const word *sw, word *dstop)
 	/* Said again, so that GCC does not compute dw anew from the length. */
 	dw = dblk;
 	while (dw != dstop) {
-		{
-			R8(LOAD_BWD)
-			HOLD4(w0, w1, w2, w3);	/* stops a store moving up between the loads */
-			HOLD4(w4, w5, w6, w7);	/* (two of four: x86-32 has not eight registers) */
-			R8(STORE_BWD)
-		}
+		R8(LOAD_BWD)
+		HOLD4(w0, w1, w2, w3);	/* stops a store moving up between the loads */
+		HOLD4(w4, w5, w6, w7);	/* (two of four: x86-32 has not eight registers) */
+		R8(STORE_BWD)
 		dw -= 16;
-		{
-			R8(LOAD_BWD2)
-			sw -= 16;
-			HOLD4(w0, w1, w2, w3);	/* stops a store moving up between the loads */
-			HOLD5(w4, w5, w6, w7, sw);	/* and sw's step moving down */
-			R8(STORE_BWD2)
-		}
+		R8(LOAD_BWD2)
+		sw -= 16;
+		HOLD4(w0, w1, w2, w3);	/* stops a store moving up between the loads */
+		HOLD5(w4, w5, w6, w7, sw);	/* and sw's step moving down */
+		R8(STORE_BWD2)
 	}
 	return sw;
 }
 
-/* ---- step 3: merging neighbouring source words -------------------------- */
-
-/*
- * A merging loop's state, one definition for both directions: where it is,
- * which way it goes, the two shifts, and the bounds that EDGE() reads in.
- */
+/* A merging loop's state in either direction, with EDGE()'s bounds. */
 struct wm_merge {
 	const word *sw;
 	word *dw;
-	int fwd;
-	int ls;
-	int rs;
-	uintptr_t lo;
-	uintptr_t hi;
+	int fwd, ls, rs;
+	uintptr_t lo, hi;
 };
 
 /* Source word i of a block, counted from the carried word 0 the copy's way. */
@@ -505,7 +361,6 @@ static inline word wm_near(const struct wm_merge *m, word w)
 {
 	return m->fwd ? DROP(w, m->ls) : PUSH(w, m->rs);
 }
-
 static inline word wm_far(const struct wm_merge *m, word w)
 {
 	return m->fwd ? PUSH(w, m->rs) : DROP(w, m->ls);
@@ -513,16 +368,7 @@ static inline word wm_far(const struct wm_merge *m, word w)
 
 #define STORE_MERGED(i) m->dw[m->fwd ? (i) - 8 : 7 - (i)] = d##i;
 
-/*
- * One block of the merging loop: source words 1 to 8 after the carried
- * word w0 become destination words 0 to 7, d(i) = near(w(i)) | far(w(i+1));
- * returns w8, the next block's w0.
- * The order is the in-order core's, in stages of a few lines, each ending
- * in a hold of what it made and what the next stage reads (it stops a step
- * moving up or a load moving down): the eight loads, each beside one step
- * of the merging; the rest of the merging, two steps at a time; the eight
- * stores in one run.
- */
+/* d(i) = near(w(i)) | far(w(i + 1)); each hold stops a step moving up or a load down. */
 WM_INLINE word wm_merge8(struct wm_merge *m, word w0)
 {
 	word w1, w2, w3, w4, w5, w6, w7, w8;
@@ -584,22 +430,11 @@ WM_INLINE word wm_merge8(struct wm_merge *m, word w0)
 	return w8;
 }
 
-/*
- * Steps 3 and 4, forward: n >= 1 bytes from s, not word-aligned, to the
- * word-aligned d; returns dst.  sw[0] holds s's first bytes, and `lo`
- * carries the last word loaded, so every source word is loaded once.
- * Blocks of eight while eight destination words are left: the loop runs
- * while dw is at most the destination's end less eight words, and the
- * bytes left after it have that bound's low bits, so n needs no register
- * through the loop.  The tail's first bytes are those of lo from off on.
- * A function of its own, so that only this path saves the register its
- * loop needs.
- */
+/* Steps 3 and 4: unaligned s to aligned d; the bound's low bits are the bytes left. */
 WM_NO_LIBCALLS static __attribute__((__noinline__))
 void *wm_merge_fwd(void *dst, const unsigned char *s, size_t n, unsigned char *d)
 {
-	uintptr_t off = (uintptr_t)s & WMASK;
-	uintptr_t slim = (uintptr_t)s + n;	/* for EDGE: n changes below */
+	uintptr_t off = (uintptr_t)s & WMASK, slim = (uintptr_t)s + n;	/* n changes below */
 	const word *sw = (const word *)((uintptr_t)s - off);
 	word *dw = (word *)d, *dend;
 	int ls = (int)off * 8, rs = WBITS - ls;
@@ -618,7 +453,6 @@ void *wm_merge_fwd(void *dst, const unsigned char *s, size_t n, unsigned char *d
 		if (n >= 8 * WSIZE) {
 			uintptr_t bound = (uintptr_t)d + n - 8 * WSIZE;
 			struct wm_merge m = { sw, dw, 1, ls, rs, (uintptr_t)s, slim };
-
 			do
 				lo = wm_merge8(&m, lo);
 			while ((uintptr_t)m.dw <= bound);
@@ -630,7 +464,6 @@ void *wm_merge_fwd(void *dst, const unsigned char *s, size_t n, unsigned char *d
 		dend = (word *)((unsigned char *)dw + (n & 6 * WSIZE));
 		while (dw != dend) {
 			word m0 = DROP(lo, ls);
-
 			hi = EDGE(sw + 1, s, slim);
 			lo = EDGE(sw + 2, s, slim);
 			HOLD2(hi, lo);	/* stops a store moving up between the loads */
@@ -657,18 +490,11 @@ void *wm_merge_fwd(void *dst, const unsigned char *s, size_t n, unsigned char *d
 	return wm_tail_fwd(dst, (unsigned char *)dw, n, lo, (const unsigned char *)sw + off);
 }
 
-/*
- * Steps 3 and 4, backward: the n >= 1 bytes below s, not word-aligned, to
- * those below the word-aligned e; returns dst.  The mirror image of
- * wm_merge_fwd: the aligned word at s - off holds src's last off bytes,
- * `hi` carries the last word loaded, going down, and the tail's last bytes
- * are those of hi below off.
- */
+/* The mirror image: the n bytes below s to those below e; hi carries. */
 WM_NO_LIBCALLS static __attribute__((__noinline__))
 void *wm_merge_bwd(void *dst, const unsigned char *s, size_t n, unsigned char *e)
 {
-	uintptr_t off = (uintptr_t)s & WMASK;
-	uintptr_t slo = (uintptr_t)s - n;	/* for EDGE: n changes below */
+	uintptr_t off = (uintptr_t)s & WMASK, slo = (uintptr_t)s - n;	/* n changes below */
 	const word *sw = (const word *)((uintptr_t)s - off);
 	word *dw = (word *)e, *dstop;
 	int ls = (int)off * 8, rs = WBITS - ls;
@@ -695,11 +521,9 @@ void *wm_merge_bwd(void *dst, const unsigned char *s, size_t n, unsigned char *e
 			dw = m.dw;
 			n = (uintptr_t)dw - bound;
 		}
-		/* The last 0..7 words: pairs, then one, as forward. */
 		dstop = (word *)((unsigned char *)dw - (n & 6 * WSIZE));
 		while (dw != dstop) {
 			word m0 = PUSH(hi, rs);
-
 			lo = EDGE(sw - 1, slo, s);
 			hi = EDGE(sw - 2, slo, s);
 			HOLD2(lo, hi);	/* stops a store moving up between the loads */
@@ -726,20 +550,13 @@ void *wm_merge_bwd(void *dst, const unsigned char *s, size_t n, unsigned char *e
 	return wm_tail_bwd(dst, (unsigned char *)dw, n, (const unsigned char *)sw + off, hi);
 }
 
-/* ---- the four steps together -------------------------------------------- */
-
-/*
- * Forward copy of n >= WSIZE bytes: memcpy, and memmove when dst < src or
- * the buffers are disjoint (so not restrict-qualified).  Not inlined, and
- * called in tail position: inlined, GCC kept dst in a saved register.
- */
+/* n >= WSIZE bytes forward, for memmove too; outlined so dst is not saved. */
 WM_NO_LIBCALLS static __attribute__((__noinline__))
 void *wm_copy_fwd(void *dst, const void *src, size_t n)
 {
 	unsigned char *d = dst;
 	const unsigned char *s = src;
-	uintptr_t head = -(uintptr_t)d & WMASK;
-	uintptr_t soff = (uintptr_t)s & WMASK;
+	uintptr_t head = -(uintptr_t)d & WMASK, soff = (uintptr_t)s & WMASK;
 	const word *sw;
 	word *dend;
 
@@ -763,8 +580,7 @@ void *wm_copy_fwd(void *dst, const void *src, size_t n)
 	if (!n)
 		return dst;
 	return wm_tail_fwd(dst, (unsigned char *)dend, n,
-			   WM_SMALL_CODE ? 0 : EDGE(sw, sw, (uintptr_t)sw + n),
-			   (const unsigned char *)sw);
+			   WM_SMALL_CODE ? 0 : EDGE(sw, sw, (uintptr_t)sw + n), (const unsigned char *)sw);
 }
 
 /* Backward copy of n >= WSIZE bytes: the mirror image, for overlapping memmove. */
@@ -795,16 +611,9 @@ void *wm_copy_bwd(void *dst, const void *src, size_t n)
 			   WM_SMALL_CODE ? 0 : EDGE(sw - 1, src, sw));
 }
 
-/*
- * Small copies: up to WM_SMALL_MAX bytes, where aligning and merging cost
- * more than they save.  Co-aligned: whole words and a tail, all loaded
- * before the first store, safe for memmove either way.  Otherwise bytes:
- * forward four at a time, each four loaded before they are stored; backward
- * one at a time.  Not inlined: memcpy and memmove share them.
- */
+/* Up to WM_SMALL_MAX bytes, where aligning costs more than it saves. */
 #define WM_SMALL_MAX (WM_SMALL_CODE ? WSIZE - 1 : 2 * WSIZE)
-#define WM_SMALL_WORDS(d, s) \
-	(!WM_SMALL_CODE && !(((uintptr_t)(d) | (uintptr_t)(s)) & WMASK))
+#define WM_SMALL_WORDS(d, s) (!WM_SMALL_CODE && !(((uintptr_t)(d) | (uintptr_t)(s)) & WMASK))
 
 WM_NO_LIBCALLS static __attribute__((__noinline__))
 void *wm_small_words(void *dst, const void *src, size_t n)
@@ -829,6 +638,9 @@ void *wm_small_words(void *dst, const void *src, size_t n)
 	return wm_tail_fwd(dst, (unsigned char *)dw, n, x, (const unsigned char *)sw);
 }
 
+#define LOAD_B(i) b##i = s[i];
+#define STORE_B(i) d[i] = b##i;
+
 WM_NO_LIBCALLS static __attribute__((__noinline__))
 void *wm_bytes_fwd(void *dst, const void *src, size_t n)
 {
@@ -838,17 +650,10 @@ void *wm_bytes_fwd(void *dst, const void *src, size_t n)
 
 	if (!WM_SMALL_CODE) {
 		unsigned char *end4 = d + (n & ~(size_t)3);
-
 		for (; d != end4; d += 4, s += 4) {
-			b0 = s[0];
-			b1 = s[1];
-			b2 = s[2];
-			b3 = s[3];
+			R4(LOAD_B)
 			HOLD4(b0, b1, b2, b3);	/* stops a store moving up between the loads */
-			d[0] = b0;
-			d[1] = b1;
-			d[2] = b2;
-			d[3] = b3;
+			R4(STORE_B)
 			HOLD(s);	/* stops a call to memcpy */
 		}
 		n &= 3;
@@ -875,12 +680,7 @@ void *wm_bytes_bwd(void *dst, const void *src, size_t n)
 	return dst;
 }
 
-/*
- * n - 1 < WM_SMALL_MAX is 1 <= n <= WM_SMALL_MAX: n == 0 wraps round and is
- * the first thing the other side tests, so that zero-length calls (common
- * in real programs) cost little without a test for all others.  The small
- * build lets its byte loop take n == 0.
- */
+/* n - 1 < WM_SMALL_MAX: n == 0 wraps round, tested first on the other side. */
 WM_NO_LIBCALLS void *wm_memcpy(void *restrict dst, const void *restrict src, size_t n)
 {
 	if (WM_SMALL_CODE ? n <= WM_SMALL_MAX : n - 1 < WM_SMALL_MAX) {
@@ -893,10 +693,7 @@ WM_NO_LIBCALLS void *wm_memcpy(void *restrict dst, const void *restrict src, siz
 	return wm_copy_fwd(dst, src, n);
 }
 
-/*
- * Forward whenever dst does not lie inside (src, src + n): the unsigned
- * difference covers both dst < src and disjoint buffers in one compare.
- */
+/* Forward unless dst lies inside (src, src + n): one unsigned compare. */
 WM_NO_LIBCALLS void *wm_memmove(void *dst, const void *src, size_t n)
 {
 	int fwd = (uintptr_t)dst - (uintptr_t)src >= n;
@@ -911,8 +708,6 @@ WM_NO_LIBCALLS void *wm_memmove(void *dst, const void *src, size_t n)
 	return fwd ? wm_copy_fwd(dst, src, n) : wm_copy_bwd(dst, src, n);
 }
 
-/* ---- memset ------------------------------------------------------------- */
-
 #define SET_FIRST(i) d[i] = b;
 #define SET_LAST(i) e[(i) - 4] = b;
 #define SET_FIRST2(i) d[4 + (i)] = b;
@@ -920,12 +715,7 @@ WM_NO_LIBCALLS void *wm_memmove(void *dst, const void *src, size_t n)
 #define SET_WORD(i) dw[i] = w;
 #define SET_PAIR(i) dbig[i] = w; dbig[(i) + 16] = w;
 
-/*
- * 1 to 2 * WSIZE bytes, from both ends at once: the first and the last 1,
- * 2, 4 or 8 of them, overlapping when n is not a power of two (a byte
- * stored twice costs less than a test).  The longest first: 8 bytes is
- * the commonest length of all.
- */
+/* 1 to 2 * WSIZE bytes from both ends at once, overlapping: no test per byte. */
 WM_INLINE void *wm_set_ends(void *dst, unsigned char *d, unsigned char *e, unsigned char b,
 			    uintptr_t n, uintptr_t wsize)
 {
@@ -949,44 +739,21 @@ WM_INLINE void *wm_set_ends(void *dst, unsigned char *d, unsigned char *e, unsig
 	return dst;
 }
 
-/*
- * Step 1: the first WSIZE - 1 bytes, whatever the head's length (n is
- * more than two words): those past dst's first word boundary the first
- * word stores again.
- */
-WM_INLINE void wm_set_head(unsigned char *d, unsigned char b)
+/* Steps 1 and 4: WSIZE - 1 bytes from p the way step goes; a word stores some again. */
+WM_INLINE void wm_set_bytes(unsigned char *p, int step, unsigned char b)
 {
-	d[0] = b;
-	d[1] = b;
-	d[2] = b;
+	p[0] = b;
+	p[step] = b;
+	p[2 * step] = b;
 	if (WSIZE == 8) {
-		d[3] = b;
-		d[4] = b;
-		d[5] = b;
-		d[6] = b;
+		p[3 * step] = b;
+		p[4 * step] = b;
+		p[5 * step] = b;
+		p[6 * step] = b;
 	}
 }
 
-/* Step 4: the last WSIZE - 1 bytes when e is not aligned, as the head. */
-WM_INLINE void wm_set_tail(word *dend, unsigned char *e, unsigned char b)
-{
-	if ((unsigned char *)dend != e) {
-		e[-1] = b;
-		e[-2] = b;
-		e[-3] = b;
-		if (WSIZE == 8) {
-			e[-4] = b;
-			e[-5] = b;
-			e[-6] = b;
-			e[-7] = b;
-		}
-	}
-}
-
-/*
- * b in every byte of a word: ~0 / 0xff is 0x0101...01.  ones is loaded on
- * entry and multiplied here, just before the stores.
- */
+/* b in every byte of a word; ones is ~0 / 0xff, loaded on entry. */
 WM_INLINE word wm_spread(unsigned char b, word ones)
 {
 	word w;
@@ -1023,8 +790,7 @@ WM_INLINE void *wm_set_small(void *dst, int c, size_t n)
 	if (n >= WSIZE) {
 		word ones = ~(word)0 / 0xff;
 		uintptr_t head = -(uintptr_t)d & WMASK;
-		word *dw;
-		word *dend;
+		word *dw, *dend;
 
 		n -= head;
 		while (head--) {
@@ -1050,18 +816,10 @@ WM_INLINE void *wm_set_small(void *dst, int c, size_t n)
 	return dst;
 }
 
-/*
- * The length first, so that the shortest calls take two decisions before
- * their stores; n == 0 is tested on that side only.  Above eight words:
- * those above the last multiple of 32 (a block of eight at dw for those
- * above a multiple of eight, overlapping the next), eight a loop; then 32
- * a loop from dbig, where those end; the calls of whole blocks of 32 go
- * straight to that loop.
- */
+/* Short calls take two decisions; long ones eight words a loop, then 32. */
 WM_NO_LIBCALLS void *wm_memset(void *dst, int c, size_t n)
 {
-	unsigned char *d = dst;
-	unsigned char *e = END(unsigned char *, d, n);
+	unsigned char *d = dst, *e = END(unsigned char *, d, n);
 	unsigned char b = (unsigned char)c;
 	uintptr_t wsize = WSIZE;
 	word ones, w;
@@ -1083,7 +841,7 @@ words:
 	if ((unsigned char *)dw != d) {
 		if (n <= 2 * WSIZE)
 			goto bytes;
-		wm_set_head(d, b);
+		wm_set_bytes(d, 1, b);
 		n = (uintptr_t)e - (uintptr_t)dw;
 	}
 	dend = (word *)((uintptr_t)e & ~WMASK);
@@ -1111,19 +869,17 @@ big:
 	} else {
 		/* Its own tail, laid out right after the stores. */
 		wm_set_few(dw, dend, n, wm_spread(b, ones));
-		wm_set_tail(dend, e, b);
+		if ((unsigned char *)dend != e)
+			wm_set_bytes(e - 1, -1, b);
 		return dst;
 	}
 tail:
-	wm_set_tail(dend, e, b);
+	if ((unsigned char *)dend != e)
+		wm_set_bytes(e - 1, -1, b);
 	return dst;
 }
 
-/*
- * The names: lib always exports wm_memcpy, wm_memmove and wm_memset.
- * WORDMERGE_STD_NAMES (wordmerge.h) gives the same functions more names,
- * as aliases at the same address.
- */
+/* WORDMERGE_STD_NAMES (wordmerge.h): the standard names as aliases. */
 #define WM_ALIAS(name, f) extern __typeof__(f) name __attribute__((__alias__(#f)))
 #if !defined(WORDMERGE_STD_NAMES) || WORDMERGE_STD_NAMES == 0
 #elif WORDMERGE_STD_NAMES == 1
