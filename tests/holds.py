@@ -4,7 +4,7 @@
 
   holds.py dead SRC OUT --cc NAME=COMMAND...
       compiles SRC at -O2 and -Os, both builds, with each compiler, then again with each
-      hold site removed (HOLD below).
+      hold site removed (HOLD below), up to the first object a site changes.
       FAIL: for every site whose removal leaves every object byte-identical (status 1).
   holds.py measure SRC OUT --cc NAME=COMMAND... [--sites N,...] -- MAKE-COMMAND...
       the same compiles at -O2, then for each site that changes a compiler's object,
@@ -67,8 +67,9 @@ def variant(lines, out, name, i):
     return path
 
 
-def changed(lines, out, ccs, builds, i):
-    """{cc name: (opt, small) of the first object site i changes, or None}."""
+def changed(lines, out, ccs, builds, i, first):
+    """{cc name: (opt, small) of the first object site i changes, or None}; first: only up
+    to the first compiler whose object it changes (a live site needs no more)."""
     src = variant(lines, out, f"site{i + 1}", i)
     got = {}
     for name, cc in ccs:
@@ -80,10 +81,12 @@ def changed(lines, out, ccs, builds, i):
             if compile_obj(cc, opt, small, src, o + f"-site{i + 1}.o") != base:
                 got[name] = (opt, small)
                 break
+        if first and got[name]:
+            break
     return got
 
 
-def scan(a, builds):
+def scan(a, builds, first=False):
     with open(a.src) as f:
         lines = f.readlines()
     os.makedirs(a.out, exist_ok=True)
@@ -93,12 +96,12 @@ def scan(a, builds):
             compile_obj(cc, opt, small, base, os.path.join(a.out, f"{name}-{opt}-{small}.o"))
     idx = [i for i in sites(lines) if not a.sites or i + 1 in a.sites]
     with concurrent.futures.ThreadPoolExecutor(2) as ex:
-        res = list(ex.map(lambda i: changed(lines, a.out, a.cc, builds, i), idx))
+        res = list(ex.map(lambda i: changed(lines, a.out, a.cc, builds, i, first), idx))
     return lines, list(zip(idx, res))
 
 
 def cmd_dead(a):
-    lines, res = scan(a, BUILDS)
+    lines, res = scan(a, BUILDS, first=True)
     names = ", ".join(n for n, _ in a.cc)
     dead = 0
     for i, got in res:
