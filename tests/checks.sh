@@ -107,3 +107,13 @@ figures_changed() {
 	sed 's/^\(wordmerge  *| *\)\([0-9]\)/\19\2/' $T/good.md > $T/b.md &&
 	! cmp -s $T/good.md $T/b.md
 }
+
+# cut_and_whole PERIOD: wordmerge's model of the build's trace with loops cut at PERIOD
+# ($T/cut.csv) and whole ($T/whole.csv), and whether their figures are the same.
+cut_and_whole() {
+	local m="tools/cycles.py model --elf $B/bench-trace/virt/wordmerge.elf --impl wordmerge
+		--log $B/cycles/trace.log --trace $B/cycles/trace.trace"
+	$m --period "$1" --out $T/cut.csv 2>&1 && $m --period 0 --out $T/whole.csv 2>&1 &&
+	cmp <(grep -v '^#' $T/cut.csv) <(grep -v '^#' $T/whole.csv) &&
+	echo "the same figures, cut and whole"
+}

@@ -5,7 +5,7 @@ instructions the call executed under QEMU, by LLVM's machine-code analyzer.
 
   plugin-args ELF [--harness F,...] [--mark SYM]   the trace plugin's on=/off=
       (the two `csrr rd, instret` of each harness function) and mark= arguments
-  model --elf ELF --log LOG --trace TRACE --out CSV [--impl NAME]...
+  model --elf ELF --log LOG --trace TRACE --out CSV [--impl NAME]... [--period N]
       the model of every cell of a BENCH=trace log (tests/cycles.mk)
 
 How a cell becomes cycles, why a jump goes to llvm-mca as c.j or c.jr, and the
@@ -345,14 +345,40 @@ def run_mca(texts, mcpu, ns, strict=True):
 BATCH_INSNS = 20000
 
 
-def model(seqs, info, elf, jobs, cache=None):
-    """({seq: {core: cycles}} of the distinct seqs, cache hits): jobs llvm-mca runs at a
-    time, longest first; cache: a folder of results by the content of their input (text,
-    llvm-mca version, args)."""
-    uniq = list(dict.fromkeys(seqs))
-    for s in uniq:
-        check_links(s, info, elf)
+# A loop, a run repeated 3 periods of PERIOD iterations or more, is modeled cut to 2 to 3
+# periods, then 1 and 2 periods longer: each period adds the same cycles (docs, step 6).
+PERIOD = 32
 
+
+def model(seqs, info, elf, jobs, cache=None, period=PERIOD):
+    """({seq: {core: cycles}} of the distinct seqs, cache hits, llvm-mca runs, seqs modeled
+    whole: those with a loop whose two periods differ, every one with period 0)."""
+    def grown(seq, k, m):
+        return seq[:k] + ((seq[k][0], seq[k][1] + m * period),) + seq[k + 1:]
+    plans = {}
+    for s in dict.fromkeys(seqs):
+        check_links(s, info, elf)
+        cut = [(k, r // period - 2) for k, (_, r) in enumerate(s) if period and r >= 3 * period]
+        b = functools.reduce(lambda b, kn: grown(b, kn[0], -kn[1]), cut, s)
+        plans[s] = b, [(n, [grown(b, k, m) for m in (0, 1, 2)]) for k, n in cut]
+    got, hits, runs = model_exact([b for b, _ in plans.values()] + [
+        p for _, loops in plans.values() for _, ps in loops for p in ps], info, jobs, cache)
+    out = {s: {core: got[b][core] + sum(n * (got[p1][core] - got[p0][core])
+                                        for n, (p0, p1, _) in loops) for core, _ in CORES}
+           for s, (b, loops) in plans.items()}
+    whole = [s for s, (_, loops) in plans.items() if any(
+        got[p1][c] - got[p0][c] != got[p2][c] - got[p1][c]
+        for _, (p0, p1, p2) in loops for c, _ in CORES)]
+    more = model_exact(whole, info, jobs, cache) if whole else ({}, 0, 0)
+    out.update(more[0])
+    return out, hits + more[1], runs + more[2], len(whole)
+
+
+def model_exact(seqs, info, jobs, cache=None):
+    """({seq: {core: cycles}} of the distinct seqs, cache hits, llvm-mca runs): jobs llvm-mca
+    runs at a time, longest first; cache: a folder of results by the content of their input
+    (text, llvm-mca version, args)."""
+    uniq = list(dict.fromkeys(seqs))
     out, hits, todo = {s: {} for s in uniq}, 0, {core: [] for core, _ in CORES}
     if cache:
         os.makedirs(cache, exist_ok=True)
@@ -404,7 +430,8 @@ def cmd_model(a):
     pick = [k for k, c in enumerate(cells) if not a.impl or c["impl"] in a.impl]
     mine = {k: seqs[ends[k]:ends[k + 1]] for k in pick}
     info = prepare(insns, {pc for k in pick for s in mine[k] for p, _ in s for pc in p}, elf)
-    res, hits, runs = model([s for k in pick for s in mine[k]], info, elf, a.jobs, a.cache)
+    res, hits, runs, whole = model([s for k in pick for s in mine[k]], info, elf, a.jobs,
+                                   a.cache, a.period)
     out = [MAGIC, f"# llvm-mca: {llvm()[1]}", f"# elf: {a.elf}  log: {a.log}",
            f"# cflags: {meta['cflags']}", COLUMNS]
     for k in pick:
@@ -418,8 +445,8 @@ def cmd_model(a):
     wmlog.write_atomic(a.out, "\n".join(out) + "\n")
     print(f"cycles: {len(pick)} cells and mix lines ({sum(map(len, mine.values()))} calls, "
           f"{len(res)} distinct sequences, {sum(count(s) for m in mine.values() for s in m)} "
-          f"instructions), {2 * len(res) - hits} modeled in {runs} llvm-mca runs, {hits} "
-          f"cached -> {a.out}", file=sys.stderr)
+          f"instructions), {whole} whole (a loop's steps differ), {runs} llvm-mca runs, "
+          f"{hits} results cached -> {a.out}", file=sys.stderr)
 
 
 def read_csv(path, impls=None):
@@ -462,9 +489,11 @@ def main(argv=None):
                    help="llvm-mca runs in parallel (default: the CPUs, %(default)s)")
     p.add_argument("--cache", help="folder for llvm-mca results, by content")
     p.add_argument("--impl", action="append", help="only this implementation (repeatable)")
+    p.add_argument("--period", type=int, default=PERIOD,
+                   help="iterations of a loop's step (default %(default)s; 0: no loop cut)")
     a = ap.parse_args(argv)
-    if getattr(a, "jobs", 1) < 1:
-        ap.error("--jobs must be at least 1")
+    if getattr(a, "jobs", 1) < 1 or getattr(a, "period", 0) < 0:
+        ap.error("--jobs must be at least 1, --period at least 0")
     try:
         if a.cmd == "plugin-args":
             return print(plugin_args(elfmod.Elf(a.elf), a.harness.split(","), a.mark or [MARK]))
