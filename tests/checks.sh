@@ -108,12 +108,13 @@ figures_changed() {
 	! cmp -s $T/good.md $T/b.md
 }
 
-# cut_and_whole PERIOD: wordmerge's model of the build's trace with loops cut at PERIOD
-# ($T/cut.csv) and whole ($T/whole.csv), and whether their figures are the same.
+# cut_and_whole PERIOD [BASE]: wordmerge's model of the build's trace with loops cut at
+# PERIOD ($T/cut.csv) and at BASE (default 0: whole, $T/base.csv), and whether their
+# figures are the same.
 cut_and_whole() {
 	local m="tools/cycles.py model --elf $B/bench-trace/virt/wordmerge.elf --impl wordmerge
 		--log $B/cycles/trace.log --trace $B/cycles/trace.trace"
-	$m --period "$1" --out $T/cut.csv 2>&1 && $m --period 0 --out $T/whole.csv 2>&1 &&
-	cmp <(grep -v '^#' $T/cut.csv) <(grep -v '^#' $T/whole.csv) &&
-	echo "the same figures, cut and whole"
+	$m --period "$1" --out $T/cut.csv 2>&1 && $m --period "${2:-0}" --out $T/base.csv 2>&1 &&
+	cmp <(grep -v '^#' $T/cut.csv) <(grep -v '^#' $T/base.csv) &&
+	echo "the same figures, cut at $1 and at ${2:-0}"
 }
