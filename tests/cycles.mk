@@ -30,9 +30,7 @@
 #   CYCLES_CLANG=0: GCC's build only (make cycles-compare; the default with
 #   LIB_SIZE=small or FAULT=).
 #   With LIB_SIZE=small the image, log, trace and CSVs are the size-first
-#   lib's, suffixed -small (with LIB_CC=clang, -clang after it).  A model run reuses
-#   llvm-mca results by content from $(O)/cycles/mca-cache/ (cells whose instructions
-#   did not change).
+#   lib's, suffixed -small (with LIB_CC=clang, -clang after it).
 
 CYCLES_SUFFIX := $(LIB_SUFFIX)
 CYCLES_DIR := $(O)/cycles
@@ -44,7 +42,7 @@ CYCLES_CSV := $(CYCLES_DIR)/cycles$(CYCLES_SUFFIX).csv
 CYCLES_WM_CSV := $(CYCLES_DIR)/cycles-wordmerge$(CYCLES_SUFFIX).csv
 CYCLES_PY := tools/cycles.py
 CYCLES_MODEL = $(CYCLES_PY) model --elf $(CYCLES_ELF) --log $(CYCLES_LOG) \
-	--trace $(CYCLES_TRACE) --cache $(CYCLES_DIR)/mca-cache
+	--trace $(CYCLES_TRACE)
 CYCLES_TABLE ?= 1
 # clang's model is of the speed-first lib, as it is (no FAULT=): the
 # size-first build and the fault builds skip it, which keeps make test short.

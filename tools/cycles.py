@@ -15,9 +15,7 @@ exit status 1, and no CSV.
 
 import argparse
 import concurrent.futures
-import contextlib
 import functools
-import hashlib
 import itertools
 import os
 import re
@@ -350,8 +348,8 @@ BATCH_INSNS = 20000
 PERIOD = 32
 
 
-def model(seqs, info, elf, jobs, cache=None, period=PERIOD):
-    """({seq: {core: cycles}} of the distinct seqs, cache hits, llvm-mca runs, seqs modeled
+def model(seqs, info, elf, jobs, period=PERIOD):
+    """({seq: {core: cycles}} of the distinct seqs, llvm-mca runs, seqs modeled
     whole: those with a loop whose two periods differ, every one with period 0)."""
     def grown(seq, k, m):
         return seq[:k] + ((seq[k][0], seq[k][1] + m * period),) + seq[k + 1:]
@@ -361,60 +359,42 @@ def model(seqs, info, elf, jobs, cache=None, period=PERIOD):
         cut = [(k, r // period - 2) for k, (_, r) in enumerate(s) if period and r >= 3 * period]
         b = functools.reduce(lambda b, kn: grown(b, kn[0], -kn[1]), cut, s)
         plans[s] = b, [(n, [grown(b, k, m) for m in (0, 1, 2)]) for k, n in cut]
-    got, hits, runs = model_exact([b for b, _ in plans.values()] + [
-        p for _, loops in plans.values() for _, ps in loops for p in ps], info, jobs, cache)
+    got, runs = model_exact([b for b, _ in plans.values()] + [
+        p for _, loops in plans.values() for _, ps in loops for p in ps], info, jobs)
     out = {s: {core: got[b][core] + sum(n * (got[p1][core] - got[p0][core])
                                         for n, (p0, p1, _) in loops) for core, _ in CORES}
            for s, (b, loops) in plans.items()}
     whole = [s for s, (_, loops) in plans.items() if any(
         got[p1][c] - got[p0][c] != got[p2][c] - got[p1][c]
         for _, (p0, p1, p2) in loops for c, _ in CORES)]
-    more = model_exact(whole, info, jobs, cache) if whole else ({}, 0, 0)
+    more = model_exact(whole, info, jobs) if whole else ({}, 0)
     out.update(more[0])
-    return out, hits + more[1], runs + more[2], len(whole)
+    return out, runs + more[1], len(whole)
 
 
-def model_exact(seqs, info, jobs, cache=None):
-    """({seq: {core: cycles}} of the distinct seqs, cache hits, llvm-mca runs): jobs llvm-mca
-    runs at a time, longest first; cache: a folder of results by the content of their input
-    (text, llvm-mca version, args)."""
-    uniq = list(dict.fromkeys(seqs))
-    out, hits, todo = {s: {} for s in uniq}, 0, {core: [] for core, _ in CORES}
-    if cache:
-        os.makedirs(cache, exist_ok=True)
-    for seq in sorted(uniq, key=count, reverse=True):
-        text = mca_text(seq, info)
-        for core, mcpu in CORES:
-            key = "\0".join((llvm()[1], mcpu, " ".join(MCA_ARGS), text, ""))
-            path = cache and os.path.join(cache, hashlib.sha256(key.encode()).hexdigest())
-            with contextlib.suppress(OSError, ValueError, TypeError), open(path) as f:
-                out[seq][core], hits = int(f.read()), hits + 1
-                continue
-            todo[core].append((seq, text, path))
-    # Batches of short sequences; a long one alone (they come longest first).
-    batches = []
+def model_exact(seqs, info, jobs):
+    """({seq: {core: cycles}} of the distinct seqs, llvm-mca runs): jobs llvm-mca runs at a
+    time, the longest sequences first, the short ones together up to BATCH_INSNS a run."""
+    uniq = sorted(dict.fromkeys(seqs), key=count, reverse=True)
+    out, texts, batches = {s: {} for s in uniq}, {s: mca_text(s, info) for s in uniq}, []
     for core, mcpu in CORES:
-        for item in todo[core]:
-            if (not batches or batches[-1][0] != core
-                    or batches[-1][3] + count(item[0]) > BATCH_INSNS):
+        for s in uniq:
+            if not batches or batches[-1][0] != core or batches[-1][3] + count(s) > BATCH_INSNS:
                 batches.append([core, mcpu, [], 0])
-            batches[-1][2].append(item)
-            batches[-1][3] += count(item[0])
+            batches[-1][2].append(s)
+            batches[-1][3] += count(s)
 
     def work(batch):
         core, mcpu, items, _ = batch
-        vs = run_mca([t for _, t, _ in items], mcpu, [count(s) for s, _, _ in items])
-        for (seq, _, path), v in zip(items, vs):
-            out[seq][core] = v
-            if path:
-                wmlog.write_atomic(path, f"{v}\n")
+        for s, v in zip(items, run_mca([texts[s] for s in items], mcpu, list(map(count, items)))):
+            out[s][core] = v
 
     ex = concurrent.futures.ThreadPoolExecutor(jobs)
     try:
         list(ex.map(work, batches))     # an error of any batch is raised here
     finally:
         ex.shutdown(cancel_futures=True)
-    return out, hits, len(batches)
+    return out, len(batches)
 
 
 def cmd_model(a):
@@ -430,8 +410,7 @@ def cmd_model(a):
     pick = [k for k, c in enumerate(cells) if not a.impl or c["impl"] in a.impl]
     mine = {k: seqs[ends[k]:ends[k + 1]] for k in pick}
     info = prepare(insns, {pc for k in pick for s in mine[k] for p, _ in s for pc in p}, elf)
-    res, hits, runs, whole = model([s for k in pick for s in mine[k]], info, elf, a.jobs,
-                                   a.cache, a.period)
+    res, runs, whole = model([s for k in pick for s in mine[k]], info, elf, a.jobs, a.period)
     out = [MAGIC, f"# llvm-mca: {llvm()[1]}", f"# elf: {a.elf}  log: {a.log}",
            f"# cflags: {meta['cflags']}", COLUMNS]
     for k in pick:
@@ -445,8 +424,8 @@ def cmd_model(a):
     wmlog.write_atomic(a.out, "\n".join(out) + "\n")
     print(f"cycles: {len(pick)} cells and mix lines ({sum(map(len, mine.values()))} calls, "
           f"{len(res)} distinct sequences, {sum(count(s) for m in mine.values() for s in m)} "
-          f"instructions), {whole} whole (a loop's steps differ), {runs} llvm-mca runs, "
-          f"{hits} results cached -> {a.out}", file=sys.stderr)
+          f"instructions), {whole} whole (a loop's steps differ), {runs} llvm-mca runs "
+          f"-> {a.out}", file=sys.stderr)
 
 
 def read_csv(path, impls=None):
@@ -487,7 +466,6 @@ def main(argv=None):
         p.add_argument(opt, required=True)
     p.add_argument("-j", "--jobs", type=int, default=len(os.sched_getaffinity(0)),
                    help="llvm-mca runs in parallel (default: the CPUs, %(default)s)")
-    p.add_argument("--cache", help="folder for llvm-mca results, by content")
     p.add_argument("--impl", action="append", help="only this implementation (repeatable)")
     p.add_argument("--period", type=int, default=PERIOD,
                    help="iterations of a loop's step (default %(default)s; 0: no loop cut)")
