@@ -30,6 +30,9 @@ a64_endian_be := -mbig-endian
 .PHONY: aarch64 aarch64-le aarch64-be aarch64-test
 aarch64: aarch64-le aarch64-be
 aarch64-le aarch64-be: aarch64-%: $(O)/aarch64/%/suite.elf
+# Kept (make would delete it as an intermediate file, a pattern rule's), so that
+# an unchanged build links nothing again.
+.PRECIOUS: $(O)/aarch64/%/flags
 $(O)/aarch64/%/flags: FORCE
 	@mkdir -p $(@D)
 	@echo '$(A64_FLAGS)' | cmp -s - $@ || echo '$(A64_FLAGS)' > $@
