@@ -133,7 +133,7 @@ cycles-compare:
 #        modeled cycles per call of each function and core, and in the 64 KiB cells (the
 #        loops), each from make cycles-wordmerge in $(O)/holds/.  A site that leaves a
 #        compiler's -O2 object as it was is "the same code" for it, not modeled.
-#   make holds-dead
+#   make holds-dead [HOLD_SITES=LINE,...]
 #        compile only: FAIL: for each site whose removal leaves lib's object byte-identical
 #        with GCC, clang and clang 19 for rv64, at -O2 and -Os, both builds.
 HOLDS_CC_CLANG19 = $(patsubst clang,clang-19,$(libcc_clang-rv64))
@@ -142,7 +142,7 @@ HOLDS_PY = tests/holds.py $(1) $(LIB_SRC) $(O)/holds$(if $(filter dead,$(1)),-de
 	--cc "clang-19=$(HOLDS_CC_CLANG19)"
 .PHONY: holds holds-dead
 holds-dead: $(LIB_SRC)
-	$(Q)$(call HOLDS_PY,dead)
+	$(Q)$(call HOLDS_PY,dead) $(if $(HOLD_SITES),--sites $(HOLD_SITES))
 holds: $(LIB_SRC) $(PLUGIN_SO)
 	$(Q)tools/deps.sh pyelftools llvm-mca clang-19
 	$(Q)$(call HOLDS_PY,measure) $(if $(HOLD_SITES),--sites $(HOLD_SITES)) \
