@@ -119,6 +119,7 @@ def examples(files, tag="run", update=False):
     """The problems of every TAG block of files: what was not printed, where it was due;
     update: the lines whose numbers alone differ written with the printed ones."""
     problems, n, changed = [], 0, 0
+    printed = {}    # figures: a command shown twice reads the same build, so it runs once
     for md in files:
         with open(os.path.join(TOP, md), encoding="utf-8") as f:
             text = f.read()
@@ -126,8 +127,10 @@ def examples(files, tag="run", update=False):
         for block in re.finditer(rf"<!-- {tag}: (.*?) -->\n```\n(.*?)```", text, re.S):
             cmd, want = block[1], block[2]
             n += 1
-            got = subprocess.run(["bash", "-c", cmd + " 2>&1"], cwd=TOP, capture_output=True,
-                                 text=True).stdout
+            got = printed.get(cmd) if tag == "figures" else None
+            if got is None:
+                got = printed[cmd] = subprocess.run(["bash", "-c", cmd + " 2>&1"], cwd=TOP,
+                                                    capture_output=True, text=True).stdout
             o = os.environ.get("O", "build").rstrip("/")
             got = got.replace(os.path.abspath(o) + "/", "build/").replace(o + "/", "build/")
             lines, at, skip, new = got.splitlines(), 0, True, []     # the block begins anywhere
