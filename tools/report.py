@@ -626,7 +626,11 @@ def plot(figs, name, title, panels, kind, ours):
     the SVG's description (tests/plots-check.py compares it with the tables)."""
     import matplotlib.pyplot as plt    # Debian python3-matplotlib; only make report draws
     plt.rcParams.update({"svg.hashsalt": "wordmerge", "font.size": 8})    # the same bytes each time
-    fig, axes = plt.subplots(1, len(panels), figsize=(4.6 * len(panels), 3.6), squeeze=False)
+    # Margins fixed in inches, the legend's column at the right: saved in one draw (a tight
+    # layout draws twice more).  No minor ticks on the log y axes: each is an artist, 1-2-5 do.
+    w, h = 4.6 * len(panels) + 1.9, 4    # the top .8: two lines of title, then the panels' titles
+    fig, axes = plt.subplots(1, len(panels), figsize=(w, h), squeeze=False)
+    fig.subplots_adjust(left=.8 / w, right=1 - 1.9 / w, bottom=.5 / h, top=1 - .8 / h, wspace=.3)
     impls = list(panels[0]["series"])      # the log's panel: every implementation
     for ax, p in zip(axes[0], panels):
         for impl, pts in p["series"].items():
@@ -651,7 +655,7 @@ def plot(figs, name, title, panels, kind, ours):
                xscale="linear" if kind == "bar" else "log", xlabel={"line": "size, bytes (log)",
                "bar": "size class, bytes", "scatter": "modeled cycles per call"}[kind])
         ax.yaxis.set(major_locator=plt.LogLocator(subs=(1, 2, 5)), major_formatter="{x:g}",
-                     minor_formatter=plt.NullFormatter())
+                     minor_locator=plt.NullLocator())
         if kind == "line":        # a tick at each measured size, the round ones named
             ns = sorted({x for pts in p["series"].values() for x, _ in pts})
             named = [n for n in ns if n in (1, 8, 64, 512, 4096, 65536, 1 << 20)]
@@ -662,12 +666,11 @@ def plot(figs, name, title, panels, kind, ours):
         else:                     # scatter: measured = modeled
             ax.axline((1, 1), (2, 2), color="grey", lw=.6, ls="--")
         ax.grid(alpha=.3)
-    fig.legend(*axes[0][0].get_legend_handles_labels(), loc="upper left", bbox_to_anchor=(1, .95))
+    fig.legend(*axes[0][0].get_legend_handles_labels(), loc="upper left",
+               bbox_to_anchor=(1 - 1.8 / w, 1 - .8 / h))
     fig.suptitle(textwrap.fill(title, 55 * len(panels)))
-    fig.tight_layout()
     svg, data = io.StringIO(), json.dumps({"kind": kind, "panels": panels})
-    fig.savefig(svg, format="svg", bbox_inches="tight",
-                metadata={"Date": None, "Title": title, "Description": data})
+    fig.savefig(svg, format="svg", metadata={"Date": None, "Title": title, "Description": data})
     plt.close(fig)
     figs[name] = svg.getvalue()
     return f"![{title}]({name})\n"
