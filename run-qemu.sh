@@ -432,7 +432,7 @@ exit_line_done() {
 	grep -aqE '^EXIT: STATUS=[0-9]+( lines=[0-9]+ crc=[0-9a-f]{8})?'$'\r''?$' <<<"$chunk"
 }
 
-mkfifo "$state/uart" || die "cannot make a FIFO in $state"
+mkfifo "$state/uart" "$state/tick" || die "cannot make a FIFO in $state"
 echo "run-qemu.sh: qemu-system-riscv64 ${qemu_args[*]}" >&2
 # How the log was made, beside it as LOG.run (make bench's logs too; make
 # report shows it): the command line, QEMU's version and when, the image.
@@ -455,13 +455,26 @@ spid=$!
 setpriv --pdeathsig KILL tail -n +1 -s 0.2 -f --pid="$qpid" "$log" >"$state/uart" 2>/dev/null &
 tpid=$!
 
-start=$SECONDS out_at= image_seen=0 exit_seen=0 after_exit=0 ended=
+# The watch below costs next to nothing beside a run of minutes: its 0.2 s
+# wait is a read from a FIFO that nobody writes (no sleep process), and it
+# reads the log only when the log is no older than its last look (file times
+# are coarse: a write in the tick of a look is looked at again).  With a
+# finisher, QEMU ends the run itself: the EXIT: line is looked for once a
+# second, to stop a QEMU that does not.
+exec {tick}<>"$state/tick"
+start=$SECONDS out_at= image_seen=0 exit_seen=0 after_exit=0 ended= ticks=0 exit_due= image_due=
 while :; do
 	if ! kill -0 "$qpid" 2>/dev/null; then
 		ended=exited
 		break
 	fi
-	[ "$exit_seen" = 1 ] || ! exit_line_done || exit_seen=1
+	ticks=$((ticks + 1))
+	# The log changed since the last look: both looks are due.
+	[ "$state/looked" -nt "$log" ] || { : >"$state/looked"; exit_due=1 image_due=1; }
+	if [ "$exit_seen$exit_due" = 01 ] && { [ "$has_finisher" = 0 ] || [ $((ticks % 5)) = 0 ]; }; then
+		exit_due=0
+		! exit_line_done || exit_seen=1
+	fi
 	if [ "$exit_seen" = 1 ]; then
 		# With a finisher QEMU exits by itself: give it 2 s to, so that
 		# its status can be checked; without one, stop QEMU now.
@@ -475,15 +488,19 @@ while :; do
 		break
 	elif [ "$image_seen" = 0 ]; then
 		[ -n "$out_at" ] || { [ -s "$log" ] && out_at=$SECONDS; }
-		if grep -aqE "$image_line" "$log"; then
-			image_seen=1
-		elif [ "$silence_s" != 0 ] && [ $((SECONDS - ${out_at:-$start})) -gt "$silence_s" ]; then
+		if [ "$image_due" = 1 ]; then
+			image_due=0
+			! grep -aqE "$image_line" "$log" || image_seen=1
+		fi
+		if [ "$image_seen" = 0 ] && [ "$silence_s" != 0 ] &&
+			[ $((SECONDS - ${out_at:-$start})) -gt "$silence_s" ]; then
 			ended=silence
 			break
 		fi
 	fi
-	sleep 0.2
+	read -rt 0.2 -u "$tick" _
 done
+exec {tick}<&-
 [ "$ended" = exited ] || stop_qemu
 wait "$qpid"
 qemu_rc=$?
