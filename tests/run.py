@@ -277,7 +277,6 @@ def child_env():
     flags = re.sub(r"^\s*([a-zA-Z]*)j([a-zA-Z]*)(\s|$)", r"\1\2\3", flags)
     env["MAKEFLAGS"] = flags.strip()
     env.pop("MFLAGS", None)
-    env["PYTHONDONTWRITEBYTECODE"] = "1"    # no __pycache__ in the tree
     env.pop("MAKELEVEL", None)
     return env
 
@@ -587,6 +586,9 @@ def main():
     env["PEERS_DIR"] = os.path.abspath(os.path.join(out, "peers"))
     # One kernel build for every build's make kernel-test (tests/kernel/kernel.mk).
     env["KERNEL_DIR"] = os.path.abspath(os.path.join(out, "kernel"))
+    # Python's bytecode of tools/ kept for every later run of it, not in the tree's __pycache__.
+    env["PYTHONPYCACHEPREFIX"] = os.path.abspath(os.path.join(out, "pycache"))
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     env.setdefault("PEERS", "0")
     env.setdefault("PICOLIBC_REFS", "0")
     start = time.monotonic()
