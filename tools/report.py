@@ -625,9 +625,9 @@ def plot(figs, name, title, panels, kind, ours):
     class; scatter: measured against modeled; every y axis log.  Its data, as drawn, is kept in
     the SVG's description (tests/plots-check.py compares it with the tables)."""
     import matplotlib.pyplot as plt    # Debian python3-matplotlib; only make report draws
-    plt.rcParams.update({"svg.hashsalt": "wordmerge", "font.size": 8})    # the same bytes each time
-    # Margins fixed in inches, the legend's column at the right: saved in one draw (a tight
-    # layout draws twice more).  No minor ticks on the log y axes: each is an artist, 1-2-5 do.
+    plt.rcParams.update({"svg.hashsalt": "wordmerge", "font.size": 8, "axes.titley": 1})
+    # The same bytes each time (the salt).  Margins in inches and titles at the panels' tops, not
+    # measured: one draw saves it.  No minor ticks on the log y axes: each an artist, 1-2-5 do.
     w, h = 4.6 * len(panels) + 1.9, 4    # the top .8: two lines of title, then the panels' titles
     fig, axes = plt.subplots(1, len(panels), figsize=(w, h), squeeze=False)
     fig.subplots_adjust(left=.8 / w, right=1 - 1.9 / w, bottom=.5 / h, top=1 - .8 / h, wspace=.3)
@@ -686,12 +686,12 @@ def counters(run, model, cores):
 def sweep_plot(run, figs, fn, d, s, model, cores):
     """fn at the pair (d, s): per byte against size, a panel per counter (the table's sizes)."""
     ns = {k[4] for k in run.sweep if k[0] == fn and k[2:4] == (d, s)} - {0}
+    cells = [sorted((k, v) for k, v in x.items() if k[0] == fn and k[2:4] == (d, s) and k[4] in ns)
+             for x in (run.sweep, model["sweep"] if model else {})]   # the log's, the model's
     panels = [{"title": f"{where}: {what} per byte", "ylabel": f"{what} per byte", "counter": c,
-               "series": {i: pts for i in run.impls for pts in [[
-                   (k[4], v[c] / k[4]) for k, v in sorted(cells.items())
-                   if k[:4] == (fn, i, d, s) and k[4] in ns and c in v]] if pts}}
-              for c, what, where in counters(run, model, cores)
-              for cells in [run.sweep if c in ("instret", "cycles") else model["sweep"]]]
+               "series": {i: pts for i in run.impls for pts in [[(k[4], v[c] / k[4]) for k, v in
+                   cells[c not in ("instret", "cycles")] if k[1] == i and c in v]] if pts}}
+              for c, what, where in counters(run, model, cores)]
     return plot(figs, f"sweep-{fn}-{d}-{'x' if s is None else s}.svg", f"{run.title[fn]}, "
                 f"{pair_text(d, s)}", panels, "line", run.ours)
 
