@@ -84,6 +84,9 @@ peers-hashes: $(PEER_STAMPS)
 # are when a build reads them), or why the files could not be had.
 # Checked at every build (the stamp changes only when the package does, so
 # nothing is rebuilt for nothing): an update of the package is taken at once.
+# The tarball is hashed again only when its file changed since (PEER.sum: its
+# device, inode, size and times, then the sha256): a rewrite sets its ctime,
+# which no user can set back, and the linux tarball takes 0.3 s to hash.
 $(PEERS_DIR)/%.ok: FORCE
 	@mkdir -p $(@D)
 	$(Q)set -e; exec 9>$(PEERS_DIR)/.lock; flock 9; \
@@ -91,7 +94,11 @@ $(PEERS_DIR)/%.ok: FORCE
 	ver='$(peer_ver_$*)'; [ -n "$$ver" ] || \
 		ver=$$(dpkg-query -W -f='$${Version}' $(peer_pkg_$*) 2>/dev/null) || \
 		ver="(no dpkg record)"; \
-	key="$$tar $$ver $$(sha256sum < $$tar 2>/dev/null | cut -c1-64) $(call peer_files,$*)"; \
+	st=$$(stat -L -c '%d:%i:%s:%.9Y:%.9Z' $$tar 2>/dev/null) || st=; \
+	sum=$$(awk -v s="$$st" '$$1 == s { print $$2 }' $(PEERS_DIR)/$*.sum 2>/dev/null) || sum=; \
+	[ -n "$$st" ] && [ -n "$$sum" ] || { sum=$$(sha256sum < $$tar 2>/dev/null | cut -c1-64); \
+		[ -z "$$st" ] || echo "$$st $$sum" > $(PEERS_DIR)/$*.sum; }; \
+	key="$$tar $$ver $$sum $(call peer_files,$*)"; \
 	[ -d $$d ] && [ "$$(sed -n 's/^key //p' $@ 2>/dev/null)" = "$$key" ] && exit 0; \
 	rm -rf $$d.tmp; mkdir -p $$d.tmp; err=; \
 	if [ ! -r $$tar ]; then \
