@@ -19,17 +19,19 @@ known=$(dirname "$0")/known
 cmd=$1 dir=$2
 shift 2
 
-# PEER's measured files, each "HASH FILE KNOWN" (KNOWN 1 or 0).
+# PEER's measured files, each "HASH FILE KNOWN" (KNOWN 1 or 0); one sha256sum for
+# all (a build runs header each time: processes are what it costs).
 sums() {
-	sed -n 's/^measured //p' "$dir/$1.ok" | while read -r f; do
-		echo "$(sha256sum <"$dir/$1/$f" | cut -c1-64) $f"
-	done | awk -v p="$1" 'FNR == NR { if ($1 !~ /^#/) k[$1 " " $2] = 1; next }
+	sed -n 's/^measured //p' "$dir/$1.ok" | (cd "$dir/$1" && xargs -r sha256sum --) |
+		awk -v p="$1" 'FNR == NR { if ($1 !~ /^#/) k[$1 " " $2] = 1; next }
 		{ print $1, $2, (($1 " " p "/" $2) in k) ? 1 : 0 }' "$known" -
 }
+# state PEER [SUMS]: SUMS, PEER's sums lines if the caller has them already.
 state() {
 	err=$(sed -n 's/^error //p' "$dir/$1.ok")
 	[ -z "$err" ] || { printf '%s\n' "$err"; return; }
-	sums "$1" | awk '!$3 { n = split($2, a, "/"); s = s sep a[n]; sep = ", " }
+	{ if [ $# -gt 1 ]; then printf '%s\n' "$2"; else sums "$1"; fi; } |
+		awk '!$3 { n = split($2, a, "/"); s = s sep a[n]; sep = ", " }
 		END { if (s != "") print s " not in the known set" }'
 }
 version() { sed -n 's/^version //p' "$dir/$1.ok"; }
@@ -55,18 +57,19 @@ header)
 	skips= srcs=
 	for pn in "$@"; do
 		p=${pn%%=*} name=${pn#*=} v=$(version "$p")
+		ss=$(sums "$p") vs=$(cstr "$v")
 		if [ -f "$obj/peer-$p.o.skip" ]; then
 			echo "#define WM_PEER_ATTR_$p __attribute__((weak))"
 			echo "#define WM_PEER_NOTE_$p 0"
 			skips="$skips \\
 	X($(cstr "$(cat "$obj/peer-$p.o.skip")"))"
 		else
-			s=$(state "$p")
+			s=$(state "$p" "$ss")
 			echo "#define WM_PEER_ATTR_$p"
 			echo "#define WM_PEER_NOTE_$p $(if [ -n "$s" ]; then cstr "$v, $s"; else echo 0; fi)"
 		fi
-		srcs="$srcs$(sums "$p" | while read -r h f k; do
-			printf ' \\\n\tX("%s", %s, "%s", "%s", %s)' "$name" "$(cstr "$v")" "$f" "$h" "$k"; done)"
+		srcs="$srcs$(printf '%s\n' "$ss" | while read -r h f k; do [ -z "$h" ] ||
+			printf ' \\\n\tX("%s", %s, "%s", "%s", %s)' "$name" "$vs" "$f" "$h" "$k"; done)"
 	done
 	echo "#define WM_PEER_SKIPS(X)$skips"
 	echo "#define WM_PEER_SOURCES(X)$srcs" ;;
