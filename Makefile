@@ -325,7 +325,7 @@ STRICT ?=
 .PHONY: test
 test:
 	$(Q)tools/deps.sh $(TEST_DEPS) || echo "make test: the tests whose tools are missing are skipped"
-	$(Q)python3 tests/run.py -O $(O) --table $(TEST_TABLE) $(if $(filter 1,$(STRICT)),--strict) $(T)
+	$(Q)tests/run.py -O $(O) --table $(TEST_TABLE) $(if $(filter 1,$(STRICT)),--strict) $(T)
 
 # A recipe that fails leaves no half-written target behind.
 .DELETE_ON_ERROR:

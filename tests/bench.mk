@@ -95,7 +95,7 @@ bench: bench-image-$(BENCH_MODE)
 	{ eval "$$cmd" > $(BENCH_DIR)/bench-$(BENCH_MODE)$(BENCH_SUFFIX).out 2>&1; \
 		echo $$? > $(BENCH_DIR)/bench$(BENCH_SUFFIX).rc; } & \
 	pid=$$!; \
-	tail -n +1 -F --pid=$$pid $$log 2>/dev/null | python3 tools/wmlog.py progress; \
+	tail -n +1 -F --pid=$$pid $$log 2>/dev/null | tools/wmlog.py progress; \
 	wait $$pid; rc=$$(cat $(BENCH_DIR)/bench$(BENCH_SUFFIX).rc); \
 	{ echo "$$cmd"; echo "($$(qemu-system-riscv64 --version | head -n 1)," \
 		"$$(date -u '+%Y-%m-%d %H:%M UTC'), host $$(uname -m))"; } > $$log.run; \

@@ -10,7 +10,7 @@ boot() {
 
 # runelf FILE ARGS: the ELF program FILE on this host, or under its qemu-user.
 runelf() {
-	python3 tests/run.py --exec "$@"
+	tests/run.py --exec "$@"
 }
 
 # labgrid's pytest of farm/labgrid on the environment farm/labgrid/ENV, its

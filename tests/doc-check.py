@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 # SPDX-License-Identifier: MIT
 """Docs that stay true to the tree (tests/tests.cfg: group docs; figures, group bench).
 

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 # SPDX-License-Identifier: MIT
 """For tests that need a figure of a log, or a log changed on purpose, read
 and written with tools/wmlog.py's records (docs/protocol.md names the fields):

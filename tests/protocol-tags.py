@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 # SPDX-License-Identifier: MIT
 """protocol-tags.py FILE...: every line tag of docs/protocol.md (the tags
 tools/wmlog.py reads from it, and CSV) that a C string in FILE spells, one

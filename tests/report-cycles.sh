@@ -13,7 +13,7 @@ set -eu
 [ $# -eq 3 ] || { echo "usage: $0 LOG DIR CSV" >&2; exit 2; }
 log=$1 dir=$2 csv=$3
 report=tools/report.py
-logedit() { python3 tests/logedit.py "$@"; }
+logedit() { tests/logedit.py "$@"; }
 [ -r "$log" ] || { echo "FAIL: report-cycles: cannot read the log $log"; exit 1; }
 rm -rf "$dir"
 mkdir -p "$dir"
@@ -56,7 +56,7 @@ has "$dir/with/report.md" "## Modeled cycles" "report with --cycles"
 expect_rc 0 "report without a model" $report report "$log" --out "$dir/without"
 has "$dir/without/report.md" "make cycles" "report without a model"
 hasnt "$dir/without/report.md" "wordmerge U74 / U54" "report without a model"
-expect_rc 0 "the plots of a report with --cycles" python3 tests/plots-check.py "$dir/with"
+expect_rc 0 "the plots of a report with --cycles" tests/plots-check.py "$dir/with"
 has "$dir/with/$(sed -n 's/^!\[memcpy, dst%8=0, src%8=0\](\(.*\))$/\1/p' "$dir/with/report.md")" \
 	"U74 model (llvm-mca): cycles per byte" "the plot of memcpy (0,0) with --cycles"
 pass "the model's U74 / U54 cycles beside the counts ($cell for memcpy (0,0) n=64)," \
@@ -104,7 +104,7 @@ has "$(table00 "$dir/board/report.md")" \
 has "$dir/board/report.md" "Measured rdcycle / modeled U74 cycles" "report on a board's log"
 has "$dir/board/report.md" "measured against modeled cycles, every sweep cell](board-model.svg)" \
 	"report on a board's log"
-expect_rc 0 "the plots of a report on a board's log" python3 tests/plots-check.py "$dir/board"
+expect_rc 0 "the plots of a report on a board's log" tests/plots-check.py "$dir/board"
 hasnt "$dir/board/report.md" "modeled U54 cycles" "report on a U74 board's log"
 rule='sweep,fn=memcpy,impl=wordmerge,dst=0,src=0,n=64'
 logedit edit "$dir/board.log" "$dir/board-other.log" "$rule:instret=instret + 1" \

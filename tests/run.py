@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 # SPDX-License-Identifier: MIT
 """Run the tests of tests/tests.cfg: build what they need, run them in
 parallel, print one PASS:/FAIL:/SKIP: line each and a final tally.

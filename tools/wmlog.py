@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 # SPDX-License-Identifier: MIT
 """The one reader of the image's console log, checked line by line against
 the specification in docs/protocol.md (this module reads its two tables, so
