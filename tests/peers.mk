@@ -58,6 +58,7 @@ peer_srcs_newlib := libc/machine/riscv/memcpy.c libc/machine/riscv/memmove-stub.
 peer_code_newlib := $(peer_srcs_newlib) libc/string/memmove.c
 peer_hdrs_newlib :=
 peer_files = $(peer_code_$(1)) $(peer_hdrs_$(1))
+peer_count = $(if $(strip $(peer_files)),$(words $(peer_files)) files,all its files)
 # linux-tree: linux's whole tarball (no file named: tar extracts all), for make
 # kernel-test (tests/kernel/kernel.mk); not one of PEER_NAMES, so make peers
 # leaves its 1.5 GB alone.
@@ -111,7 +112,7 @@ $(PEERS_DIR)/%.ok: FORCE
 	  for f in $(peer_code_$*); do [ ! -f $$d.tmp/$$f ] || echo "measured $$f"; done; } > $@.tmp; \
 	rm -rf $$d.old; [ ! -d $$d ] || mv $$d $$d.old; mv $$d.tmp $$d; mv $@.tmp $@; rm -rf $$d.old; \
 	printf '  %-7s %s\n' PEER \
-		"$*: $(peer_pkg_$*) $$ver, $${err:-$(words $(call peer_files,$*)) files} from $$tar"
+		"$*: $(peer_pkg_$*) $$ver, $${err:-$(call peer_count,$*)} from $$tar"
 
 # ---- built into the image ------------------------------------------------------
 # Each as its own project builds it for rv64 (-O2 whatever the image's OPT),
