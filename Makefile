@@ -282,7 +282,8 @@ $(IMG).dis: $(IMG).elf
 # tests/tests.cfg is the list of tests, a record each; tests/run.py builds what
 # they need (tests/build.mk: the host and cross programs, the device trees)
 # and runs them, -j from make -j or else the number of cores.
-#   make test               install the Debian packages the tests need, run them all
+#   make test               install the Debian packages the tests need (the table's
+#                           [needs] records, tools/deps.sh), run them all
 #   make test STRICT=1      and fail on a test skipped for a missing tool (CI)
 #   make test T="A B"       only the tests or groups named (tests/run.py --list)
 # tools/plugin.mk first: the others name its plugin in their rules' prerequisites,
@@ -294,25 +295,6 @@ include tests/bench.mk
 include tests/cycles.mk
 include tests/kernel/kernel.mk
 
-# Every tool a test needs (tools/deps.sh: how each is checked, and its
-# package on Debian, Fedora and Arch; on Debian it installs what is missing).
-# gcc-m32 comes from gcc-12-multilib, not the gcc-multilib metapackage:
-# Debian 12's gcc-multilib conflicts with the cross compilers.  labgrid,
-# pyelftools, libfdt, lava-*: Debian's, they import only under /usr/bin/python3,
-# which tools/elf.py, tests/dtb-corrupt.py, the farm tests of tests/tests.cfg and
-# farm/lava/jobs.py run; tftpd-hpa-config:
-# LAVA's tftp deploy takes its folder from /etc/default/tftpd-hpa (the daemon
-# itself is not needed, nor left running).  llvm-symbolizer: clang's sanitizers
-# name a report's frames with the one on the PATH (Debian's llvm-19 brings only
-# llvm-symbolizer-19).
-TEST_DEPS := make python3 riscv64-unknown-elf-gcc riscv64-unknown-elf-objcopy \
-	riscv64-unknown-elf-readelf picolibc linux-source-6.1 glibc-source newlib-source \
-	qemu-system-riscv64 qemu-system-riscv32 opensbi-firmware setpriv flock gcc gcc-m32 \
-	valgrind clang clang-19 llvm-symbolizer g++ clang-fuzzer \
-	s390x-linux-gnu-gcc s390x-libc powerpc-linux-gnu-gcc powerpc-libc qemu-user-static \
-	device-tree-compiler llvm-mca u-boot-qemu-smode mkimage sfdisk mkfs.vfat mcopy \
-	labgrid pyelftools libfdt matplotlib lava-common lava-run tftpd-hpa-config \
-	$(KERNEL_DEPS)
 T ?=
 # The table of tests (tests/stand-in/interrupt.cfg: the tests that interrupt
 # make test run it).
@@ -320,11 +302,12 @@ TEST_TABLE ?= tests/tests.cfg
 
 # make test runs where it can: a user who is not root, a system without
 # apt-get, a tool no package gives: run.py skips the tests whose tools are
-# missing.  STRICT=1 (CI): a skipped test fails the run.
+# missing.  STRICT=1 (CI): a skipped test fails the run.  Debian's python3
+# first, which run.py is run with.
 STRICT ?=
 .PHONY: test
 test:
-	$(Q)tools/deps.sh $(TEST_DEPS) || echo "make test: the tests whose tools are missing are skipped"
+	$(Q)tools/deps.sh python3
 	$(Q)tests/run.py -O $(O) --table $(TEST_TABLE) $(if $(filter 1,$(STRICT)),--strict) $(T)
 
 # A recipe that fails leaves no half-written target behind.

@@ -6,17 +6,18 @@ parallel, print one PASS:/FAIL:/SKIP: line each and a final tally.
 Usage: tests/run.py [-j N] [-O DIR] [--backstop S] [--table FILE] [--list]
                     [--strict] [NAME|GROUP ...]
 
-`make test` calls it after checking the tools (tools/deps.sh); `make test
-T="NAME|GROUP ..."` passes the filter.  A name or group that matches no
-entry is an error.  Exit status: 0 all selected tests passed (or were
-skipped), 1 a test failed or timed out (or, with --strict, was skipped), 2
-bad usage or a bad table, 130 or 143 interrupted by SIGINT or SIGTERM.
+`make test` calls it; `make test T="NAME|GROUP ..."` passes the filter.  A
+name or group that matches no entry is an error.  Exit status: 0 all
+selected tests passed (or were skipped), 1 a test failed or timed out (or,
+with --strict, was skipped), 2 bad usage or a bad table, 130 or 143
+interrupted by SIGINT or SIGTERM.
 
-A test whose tools are not all here is skipped, not run: the table's
-`needs` lines say which tools a test needs, tools/deps.sh --missing which
-of them are missing and their packages (SKIP: NAME: needs TOOL (Debian
-PKG, Fedora PKG, Arch PKG)).  make test runs where it can (not root, no
-apt-get, a system other than Debian); make test STRICT=1 (CI) fails on a skip.
+The table's `needs` records say which tools a test needs: tools/deps.sh
+installs those of the selected tests that are missing (as root, on Debian);
+a test whose tools are still not all here is skipped, not run (SKIP: NAME:
+needs TOOL (Debian PKG, Fedora PKG, Arch PKG)).  make test runs where it
+can (not root, no apt-get, a system other than Debian); make test STRICT=1
+(CI) fails on a skip.
 
 Every test and build runs in a process group of its own; run.py ends the
 whole group when it ends (whatever the command left behind in it), when the
@@ -246,11 +247,14 @@ def read_table(path):
 
 def missing_tools(tests):
     """{tool: "Debian PKG, Fedora PKG, Arch PKG"} for the tools of the tests
-    that are not here (tools/deps.sh --missing: its table's checks)."""
+    that are not here: tools/deps.sh installs the missing ones where it can
+    (it says what it does), and only when it could not is it asked which."""
     tools = list(dict.fromkeys(x for t in tests for x in t.needs))
-    if not tools:
+    deps = os.path.join(TOP, "tools", "deps.sh")
+    if not tools or subprocess.run([deps] + tools).returncode == 0:
         return {}
-    out = subprocess.run([os.path.join(TOP, "tools", "deps.sh"), "--missing"] + tools,
+    print("run.py: the tests whose tools are missing are skipped", flush=True)
+    out = subprocess.run([deps, "--missing"] + tools,
                          stdout=subprocess.PIPE, text=True, check=True).stdout
     rows = [line.split("|") for line in out.splitlines()]
     return {r[0]: ", ".join(f"{os_} {'(none known)' if p == '-' else p}"
