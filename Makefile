@@ -281,7 +281,7 @@ $(IMG).dis: $(IMG).elf
 # --- tests ---------------------------------------------------------------------
 # tests/tests.cfg is the list of tests, a record each; tests/run.py builds what
 # they need (tests/build.mk: the host and cross programs, the device trees)
-# and runs them, -j from make -j or else the number of cores.
+# and runs them, -j from make -j or else one more than the number of cores.
 #   make test               install the Debian packages the tests need (the table's
 #                           [needs] records, tools/deps.sh), run them all
 #   make test STRICT=1      and fail on a test skipped for a missing tool (CI)

@@ -267,8 +267,10 @@ def build_dir(out, variables):
 
 
 def default_jobs():
+    """make -j's, else one more than the cores: a test that waits (for a
+    silence bound, a lock, a sleep) would otherwise leave its core idle."""
     m = re.search(r"(?:^|\s)-j\s*([0-9]+)", os.environ.get("MAKEFLAGS", ""))
-    return int(m.group(1)) if m else (os.cpu_count() or 1)
+    return int(m.group(1)) if m else (os.cpu_count() or 1) + 1
 
 
 def child_env():
@@ -543,7 +545,7 @@ def main():
         signal.signal(sig, lambda signum, frame: interrupted.append(signum))
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("-j", type=int, default=default_jobs(),
-                    help="tests at once (default: make -j, else cores)")
+                    help="tests at once (default: make -j, else cores + 1)")
     ap.add_argument("-O", default="build",
                     help="the folder of the tests and their builds (default build)")
     ap.add_argument("--table", default=CFG)
