@@ -4,31 +4,30 @@
  * As musl's: 1. the head, up to dst's first word boundary; 2. whole words if src
  * is then aligned; 3. else aligned source words, each destination word merged
  * from two by a pair of shifts; 4. the tail.  memmove copies backward when dst
- * lies inside the source.  For in-order cores HOLD() keeps loads, then merges,
- * then stores (docs/technique.md); WM_SMALL_CODE=1 is for the smallest code.
+ * lies inside the source: each backward step is the forward one's mirror image.
+ *
+ * Each loop loads its group of words before it stores any, so that on an
+ * in-order core no store waits on a load; dst and src may overlap, so the
+ * compiler keeps that order.  Build it with GCC's -fno-tree-loop-distribute-patterns,
+ * which keeps the loops from becoming calls to memcpy and memset.
  */
 #ifdef __KERNEL__
-#include <linux/limits.h>
 #include <linux/types.h>
 #else
 #include <stdint.h>
 #endif
 #include "wordmerge.h"
 
-/* HOLD(x) emits nothing but changes x for the compiler: nothing moves across it. */
-#define HOLD(x) __asm__("" : "+r"(x))
-#define HOLD2(a, b) __asm__("" : "+r"(a), "+r"(b))
-#define HOLD3(a, b, c) __asm__("" : "+r"(a), "+r"(b), "+r"(c))
-#define HOLD4(a, b, c, d) __asm__("" : "+r"(a), "+r"(b), "+r"(c), "+r"(d))
-#define HOLD5(a, b, c, d, e) __asm__("" : "+r"(a), "+r"(b), "+r"(c), "+r"(d), "+r"(e))
-
+/* clang's counterpart of that flag, given to every function with a loop. */
 #if defined(__clang__)
 #define WM_NO_LIBCALLS __attribute__((__no_builtin__))
 #else
 #define WM_NO_LIBCALLS
 #endif
-
+/* For the helpers that take or give words of the caller's bytes: no call passes them. */
 #define WM_INLINE WM_NO_LIBCALLS static inline __attribute__((__always_inline__))
+#define WM_OUTLINE WM_NO_LIBCALLS static __attribute__((__noinline__))
+
 #ifndef WM_SMALL_CODE
 #define WM_SMALL_CODE 0
 #endif
@@ -59,6 +58,9 @@ typedef uint16_t __attribute__((__may_alias__)) wm_u16;
 #error "wordmerge needs the compiler's __BYTE_ORDER__"
 #endif
 
+/* The word ls/8 bytes into lo; rs = WBITS - ls, both ints (no extensions). */
+#define MERGE(lo, hi, ls, rs) (DROP(lo, ls) | PUSH(hi, rs))
+
 /* EDGE(p, lo, hi): the word at p for its bytes in [lo, hi); WM_EXACT reads no others. */
 #if !defined(WM_EXACT) && (defined(__SANITIZE_ADDRESS__) || \
 	defined(__SANITIZE_HWADDRESS__) || defined(__SANITIZE_THREAD__))
@@ -74,7 +76,7 @@ typedef uint16_t __attribute__((__may_alias__)) wm_u16;
 #endif
 
 #if WM_EXACT
-WM_NO_LIBCALLS static inline word wm_edge(const word *p, uintptr_t lo, uintptr_t hi)
+WM_INLINE word wm_edge(const word *p, uintptr_t lo, uintptr_t hi)
 {
 	uintptr_t a = (uintptr_t)p, i;
 	word x = 0;
@@ -91,50 +93,32 @@ WM_NO_LIBCALLS static inline word wm_edge(const word *p, uintptr_t lo, uintptr_t
 #define EDGE(p, lo, hi) ((void)(lo), (void)(hi), *(p))
 #endif
 
-/* The word ls/8 bytes into lo; rs = WBITS - ls, both ints (no extensions). */
-#define MERGE(lo, hi, ls, rs) (DROP(lo, ls) | PUSH(hi, rs))
-
 /* p + n past PTRDIFF_MAX is undefined: integers where an object can be that big. */
-#if UINTPTR_MAX > 0xffffffffu
+#if __SIZEOF_POINTER__ > 4
 #define END(T, p, n) ((T)((unsigned char *)(p) + (n)))
 #define START(T, p, n) ((T)((unsigned char *)(p) - (n)))
-#define WORDS(lo, hi) ((size_t)((hi) - (lo)))
 #else
 #define END(T, p, n) ((T)((uintptr_t)(p) + (n)))
 #define START(T, p, n) ((T)((uintptr_t)(p) - (n)))
-#define WORDS(lo, hi) (((uintptr_t)(hi) - (uintptr_t)(lo)) / WSIZE)
 #endif
 
-/* Unrolled bodies: R8(X) is X(0) X(1) .. X(7). */
-#define R4(X) X(0) X(1) X(2) X(3)
-#define R8(X) R4(X) X(4) X(5) X(6) X(7)
-#define R16(X) R8(X) X(8) X(9) X(10) X(11) X(12) X(13) X(14) X(15)
-
-/* The bits of a head's or tail's length k < WSIZE, ready before their tests. */
-#define SPLIT_BITS(k, b1, b2, b4)                                 \
-	uintptr_t b4 = (k) & 4, b1 = (k) & 1, b2 = (k) & 2;        \
-	HOLD(b4);	/* stops the and moving down to its test */ \
-	HOLD2(b1, b2)	/* the same */
-
 /* The WSIZE bytes from s as a word, loading only words with one of the first k. */
-static inline word wm_load_first(const unsigned char *s, uintptr_t k)
+WM_INLINE word wm_load_first(const unsigned char *s, uintptr_t k)
 {
 	uintptr_t off = (uintptr_t)s & WMASK;
 	const word *sw = (const word *)((uintptr_t)s - off);
 	word x = EDGE(sw, s, (uintptr_t)s + k);
 
 	if (off) {
-		int ls = (int)off * 8;
-
-		x = DROP(x, ls);
+		x = DROP(x, (int)off * 8);
 		if (off + k > WSIZE)
-			x |= PUSH(EDGE(sw + 1, s, (uintptr_t)s + k), WBITS - ls);
+			x |= PUSH(EDGE(sw + 1, s, (uintptr_t)s + k), WBITS - (int)off * 8);
 	}
 	return x;
 }
 
 /* The WSIZE bytes that end at s, loading only words with one of the last k. */
-static inline word wm_load_last(const unsigned char *s, uintptr_t k)
+WM_INLINE word wm_load_last(const unsigned char *s, uintptr_t k)
 {
 	uintptr_t off = (uintptr_t)s & WMASK;
 	const word *sw = (const word *)((uintptr_t)s - off);
@@ -148,547 +132,495 @@ static inline word wm_load_last(const unsigned char *s, uintptr_t k)
 	return x;
 }
 
-/* Step 4: the last r % WSIZE bytes to the aligned d, from x's first, or from s. */
-WM_NO_LIBCALLS static __attribute__((__noinline__))
-void *wm_tail_fwd(void *dst, unsigned char *d, uintptr_t r, word x, const unsigned char *s)
+/* Steps 1 and 4: the first k < WSIZE bytes of x to the word-aligned d, each store aligned. */
+WM_INLINE void wm_put_fwd(unsigned char *d, uintptr_t k, word x)
 {
-	if (WM_SMALL_CODE) {
-		while (r--) {
-			*d++ = *s++;
-			HOLD(s);	/* stops a call to memcpy */
-		}
-	} else {
-		SPLIT_BITS(r, r1, r2, r4);
-		if (WSIZE == 8 && r4) {
-			*(wm_u32 *)d = (uint32_t)FIRST(x, 32);
-			x = DROP(x, WBITS == 64 ? 32 : 0);
-			d += 4;
-		}
-		if (r2) {
-			*(wm_u16 *)d = (uint16_t)FIRST(x, 16);
-			x = DROP(x, 16);
-			d += 2;
-		}
-		if (r1)
-			*d = (unsigned char)FIRST(x, 8);
+	if (WSIZE == 8 && (k & 4)) {
+		*(wm_u32 *)d = (uint32_t)FIRST(x, 32);
+		x = DROP(x, WBITS == 64 ? 32 : 0);
+		d += 4;
 	}
-	HOLD(dst);	/* stops the caller keeping dst across the call: a tail call */
-	return dst;
+	if (k & 2) {
+		*(wm_u16 *)d = (uint16_t)FIRST(x, 16);
+		x = DROP(x, 16);
+		d += 2;
+	}
+	if (k & 1)
+		*d = (unsigned char)FIRST(x, 8);
 }
 
-/* The mirror image, below e, from x's last bytes; x last saves GCC a move. */
-WM_NO_LIBCALLS static __attribute__((__noinline__))
-void *wm_tail_bwd(void *dst, unsigned char *e, uintptr_t r, const unsigned char *s, word x)
+/* The mirror image: the last k bytes of x to those below the word-aligned e. */
+WM_INLINE void wm_put_bwd(unsigned char *e, uintptr_t k, word x)
 {
-	if (WM_SMALL_CODE) {
-		while (r--) {
-			*--e = *--s;
-			HOLD(s);	/* stops a call to memmove */
-		}
-	} else {
-		SPLIT_BITS(r, r1, r2, r4);
-		if (WSIZE == 8 && r4) {
-			e -= 4;
-			*(wm_u32 *)e = (uint32_t)LAST(x, 32);
-			x = PUSH(x, WBITS == 64 ? 32 : 0);
-		}
-		if (r2) {
-			e -= 2;
-			*(wm_u16 *)e = (uint16_t)LAST(x, 16);
-			x = PUSH(x, 16);
-		}
-		if (r1)
-			*(e - 1) = (unsigned char)LAST(x, 8);
+	if (WSIZE == 8 && (k & 4)) {
+		e -= 4;
+		*(wm_u32 *)e = (uint32_t)LAST(x, 32);
+		x = PUSH(x, WBITS == 64 ? 32 : 0);
 	}
-	HOLD(dst);	/* stops the caller keeping dst across the call: a tail call */
-	return dst;
+	if (k & 2) {
+		e -= 2;
+		*(wm_u16 *)e = (uint16_t)LAST(x, 16);
+		x = PUSH(x, 16);
+	}
+	if (k & 1)
+		*(e - 1) = (unsigned char)LAST(x, 8);
 }
 
-/* Step 1: the k < WSIZE bytes up to d's first word boundary (below e's last). */
-static inline void wm_head_fwd(unsigned char *d, const unsigned char *s, uintptr_t k)
+/* The small build's head and tail, and the end of a short copy: bytes. */
+WM_INLINE void wm_bytes_fwd(unsigned char *d, const unsigned char *s, size_t n)
 {
-	if (WM_SMALL_CODE) {
-		while (k--) {
-			*d++ = *s++;
-			HOLD(s);	/* stops a call to memcpy */
-		}
-	} else {
-		word x = wm_load_first(s, k);
-		SPLIT_BITS(k, k1, k2, k4);
-		if (k1) {
-			*d = (unsigned char)FIRST(x, 8);
-			x = DROP(x, 8);
-			d += 1;
-		}
-		if (k2) {
-			*(wm_u16 *)d = (uint16_t)FIRST(x, 16);
-			x = DROP(x, 16);
-			d += 2;
-		}
-		if (WSIZE == 8 && k4)
-			*(wm_u32 *)d = (uint32_t)FIRST(x, 32);
-	}
+	while (n--)
+		*d++ = *s++;
 }
 
-static inline void wm_head_bwd(unsigned char *e, const unsigned char *s, uintptr_t k)
+WM_INLINE void wm_bytes_bwd(unsigned char *e, const unsigned char *s, size_t n)
 {
-	if (WM_SMALL_CODE) {
-		while (k--) {
-			*--e = *--s;
-			HOLD(s);	/* stops a call to memmove */
-		}
-	} else {
-		word x = wm_load_last(s, k);
-		SPLIT_BITS(k, k1, k2, k4);
-		if (k1) {
-			e -= 1;
-			*e = (unsigned char)LAST(x, 8);
-			x = PUSH(x, 8);
-		}
-		if (k2) {
-			e -= 2;
-			*(wm_u16 *)e = (uint16_t)LAST(x, 16);
-			x = PUSH(x, 16);
-		}
-		if (WSIZE == 8 && k4)
-			*(wm_u32 *)(e - 4) = (uint32_t)LAST(x, 32);
-	}
+	while (n--)
+		*--e = *--s;
 }
 
-#define LOAD_FWD(i) w##i = sw[i];
-#define STORE_FWD(i) dw[i] = w##i;
-#define LOAD_FWD2(i) w##i = sw[8 + (i)];
-#define STORE_FWD2(i) dw[(i) - 8] = w##i;
-#define LOAD_BWD(i) w##i = sw[-1 - (i)];
-#define STORE_BWD(i) dw[-1 - (i)] = w##i;
-#define LOAD_BWD2(i) w##i = sw[-9 - (i)];
-#define STORE_BWD2(i) dw[7 - (i)] = w##i;
-
-/* Step 2: one word, pairs, then sixteen a loop; all loads before stores, for memmove. */
-static inline const word *wm_words_fwd(word *dw, const word *sw, word *dend)
+/* Step 1: the k < WSIZE bytes up to d's first word boundary, stored down from it. */
+WM_INLINE void wm_head_fwd(unsigned char *d, const unsigned char *s, uintptr_t k)
 {
-	word *dblk = dw + (WORDS(dw, dend) & 15);
-	word w0, w1, w2, w3, w4, w5, w6, w7;
+	if (WM_SMALL_CODE)
+		wm_bytes_fwd(d, s, k);
+	else
+		wm_put_bwd(d + k, k, wm_load_last(s + k, k));
+}
+
+/* The mirror image: the k < WSIZE bytes below e, stored up from its word boundary. */
+WM_INLINE void wm_head_bwd(unsigned char *e, const unsigned char *s, uintptr_t k)
+{
+	if (WM_SMALL_CODE)
+		wm_bytes_bwd(e, s, k);
+	else
+		wm_put_fwd(e - k, k, wm_load_first(s - k, k));
+}
+
+/* Step 2's block: eight words, loaded before any is stored. */
+WM_INLINE void wm_move8_fwd(word *dw, const word *sw)
+{
+	word w0 = sw[0];
+	word w1 = sw[1];
+	word w2 = sw[2];
+	word w3 = sw[3];
+	word w4 = sw[4];
+	word w5 = sw[5];
+	word w6 = sw[6];
+	word w7 = sw[7];
+
+	dw[0] = w0;
+	dw[1] = w1;
+	dw[2] = w2;
+	dw[3] = w3;
+	dw[4] = w4;
+	dw[5] = w5;
+	dw[6] = w6;
+	dw[7] = w7;
+}
+
+/* The mirror image: the eight words below sw to those below dw. */
+WM_INLINE void wm_move8_bwd(word *dw, const word *sw)
+{
+	word w0 = sw[-1];
+	word w1 = sw[-2];
+	word w2 = sw[-3];
+	word w3 = sw[-4];
+	word w4 = sw[-5];
+	word w5 = sw[-6];
+	word w6 = sw[-7];
+	word w7 = sw[-8];
+
+	dw[-1] = w0;
+	dw[-2] = w1;
+	dw[-3] = w2;
+	dw[-4] = w3;
+	dw[-5] = w4;
+	dw[-6] = w5;
+	dw[-7] = w6;
+	dw[-8] = w7;
+}
+
+/* Step 2: whole words up to dend: one, pairs, then sixteen a step. */
+WM_INLINE const word *wm_words_fwd(word *dw, const word *sw, word *dend)
+{
+	uintptr_t m = (uintptr_t)dend - (uintptr_t)dw;
+	word *dblk = END(word *, dw, m & 15 * WSIZE);
+	word w0, w1;
 
 	if (WM_SMALL_CODE) {
-		/* Bottom-tested: at -Os GCC keeps a while loop's test on top. */
-		if (dw != dend)
-			do {
-				*dw++ = *sw++;
-				HOLD(sw);	/* stops a call to memcpy */
-			} while (dw != dend);
+		while (dw != dend)
+			*dw++ = *sw++;
 		return sw;
 	}
-	if (((uintptr_t)dend - (uintptr_t)dw) & WSIZE)
+	if (m & WSIZE)
 		*dw++ = *sw++;
-	while (dw != dblk) {
+	for (; dw != dblk; dw += 2, sw += 2) {
 		w0 = sw[0];
 		w1 = sw[1];
-		HOLD2(w0, w1);	/* stops a store moving up between the loads */
 		dw[0] = w0;
 		dw[1] = w1;
-		dw += 2;
-		sw += 2;
-		HOLD(sw);	/* stops a call to memcpy */
 	}
-	while (dw != dend) {
-		R8(LOAD_FWD)
-		HOLD4(w0, w1, w2, w3);	/* stops a store moving up between the loads */
-		HOLD4(w4, w5, w6, w7);	/* (two of four: x86-32 has not eight registers) */
-		R8(STORE_FWD)
-		dw += 16;
-		HOLD2(dw, sw);	/* stops dw's step moving down to the stores */
-		R8(LOAD_FWD2)
-		sw += 16;
-		HOLD4(w0, w1, w2, w3);	/* stops a store moving up between the loads */
-		HOLD5(w4, w5, w6, w7, sw);	/* and sw's step moving down */
-		R8(STORE_FWD2)
+	for (; dw != dend; dw += 16, sw += 16) {
+		wm_move8_fwd(dw, sw);
+		wm_move8_fwd(dw + 8, sw + 8);
 	}
 	return sw;
 }
 
-/* Step 2, backward: the same below the word-aligned ends, down to dstop. */
-static inline const word *wm_words_bwd(word *dw, const word *sw, word *dstop)
+/* The mirror image, below the aligned ends, down to dstop. */
+WM_INLINE const word *wm_words_bwd(word *dw, const word *sw, word *dstop)
 {
-	word *dblk = dw - (WORDS(dstop, dw) & 15);
-	word w0, w1, w2, w3, w4, w5, w6, w7;
+	uintptr_t m = (uintptr_t)dw - (uintptr_t)dstop;
+	word *dblk = START(word *, dw, m & 15 * WSIZE);
+	word w0, w1;
 
 	if (WM_SMALL_CODE) {
-		if (dw != dstop)
-			do {
-				*--dw = *--sw;
-				HOLD(sw);	/* stops a call to memmove */
-			} while (dw != dstop);
+		while (dw != dstop)
+			*--dw = *--sw;
 		return sw;
 	}
-	while (dw != dblk) {
+	if (m & WSIZE)
 		*--dw = *--sw;
-		HOLD(sw);	/* stops a call to memmove */
+	for (; dw != dblk; dw -= 2, sw -= 2) {
+		w0 = sw[-1];
+		w1 = sw[-2];
+		dw[-1] = w0;
+		dw[-2] = w1;
 	}
-	/* Said again, so that GCC does not compute dw anew from the length. */
-	dw = dblk;
-	while (dw != dstop) {
-		R8(LOAD_BWD)
-		HOLD4(w0, w1, w2, w3);	/* stops a store moving up between the loads */
-		HOLD4(w4, w5, w6, w7);	/* (two of four: x86-32 has not eight registers) */
-		R8(STORE_BWD)
-		dw -= 16;
-		R8(LOAD_BWD2)
-		sw -= 16;
-		HOLD4(w0, w1, w2, w3);	/* stops a store moving up between the loads */
-		HOLD5(w4, w5, w6, w7, sw);	/* and sw's step moving down */
-		R8(STORE_BWD2)
+	for (; dw != dstop; dw -= 16, sw -= 16) {
+		wm_move8_bwd(dw, sw);
+		wm_move8_bwd(dw - 8, sw - 8);
 	}
 	return sw;
 }
 
-/* A merging loop's state in either direction, with EDGE()'s bounds. */
-struct wm_merge {
-	const word *sw;
-	word *dw;
-	int fwd, ls, rs;
-	uintptr_t lo, hi;
-};
-
-/* Source word i of a block, counted from the carried word 0 the copy's way. */
-static inline word wm_src(const struct wm_merge *m, int i)
+/* Step 3: dw[0..7] from w0 and the next eight source words (the last may be an edge),
+ * each merged as soon as both its words are in, all stored at the end. */
+WM_INLINE word wm_merge8_fwd(word *dw, const word *sw, word w0, int ls, int rs,
+			     uintptr_t lo, uintptr_t hi)
 {
-	return EDGE(m->fwd ? m->sw + i : m->sw - i, m->lo, m->hi);
-}
-
-/* A destination word's two halves: from the nearer source word, the farther. */
-static inline word wm_near(const struct wm_merge *m, word w)
-{
-	return m->fwd ? DROP(w, m->ls) : PUSH(w, m->rs);
-}
-static inline word wm_far(const struct wm_merge *m, word w)
-{
-	return m->fwd ? PUSH(w, m->rs) : DROP(w, m->ls);
-}
-
-#define STORE_MERGED(i) m->dw[m->fwd ? (i) - 8 : 7 - (i)] = d##i;
-
-/* d(i) = near(w(i)) | far(w(i + 1)); each hold stops a step moving up or a load down. */
-WM_INLINE word wm_merge8(struct wm_merge *m, word w0)
-{
-	word w1, w2, w3, w4, w5, w6, w7, w8;
-	word n0, n1, n2, n3, n4, n5, n6, n7, f0, f1, f2, f3, f4, f5, f6, f7;
+	word w1 = sw[1], w2, w3, w4, w5, w6, w7, w8;
 	word d0, d1, d2, d3, d4, d5, d6, d7;
 
-	w1 = wm_src(m, 1);
-	n0 = wm_near(m, w0);
-	HOLD3(w1, n0, m->sw);
-	w2 = wm_src(m, 2);
-	m->dw += m->fwd ? 8 : -8;
-	HOLD4(w2, m->sw, w1, m->dw);
-	w3 = wm_src(m, 3);
-	f0 = wm_far(m, w1);
-	HOLD4(w3, f0, m->sw, w1);
-	w4 = wm_src(m, 4);
-	n1 = wm_near(m, w1);
-	HOLD4(w4, n1, m->sw, n0);
-	w5 = wm_src(m, 5);
-	d0 = n0 | f0;
-	HOLD3(w5, d0, m->sw);
-	w6 = wm_src(m, 6);
-	f1 = wm_far(m, w2);
-	HOLD4(w6, f1, m->sw, w2);
-	w7 = wm_src(m, 7);
-	n2 = wm_near(m, w2);
-	HOLD3(w7, n2, m->sw);
-	w8 = wm_src(m, 8);
-	d1 = n1 | f1;
-	HOLD4(w8, d1, m->sw, w3);
-	f2 = wm_far(m, w3);
-	n3 = wm_near(m, w3);
-	HOLD4(f2, n3, n2, w4);
-	d2 = n2 | f2;
-	f3 = wm_far(m, w4);
-	HOLD3(d2, f3, w4);
-	n4 = wm_near(m, w4);
-	d3 = n3 | f3;
-	HOLD3(n4, d3, w5);
-	f4 = wm_far(m, w5);
-	n5 = wm_near(m, w5);
-	HOLD2(f4, w6);
-	d4 = n4 | f4;
-	f5 = wm_far(m, w6);
-	HOLD4(d4, f5, w6, n5);
-	n6 = wm_near(m, w6);
-	d5 = n5 | f5;
-	HOLD3(n6, d5, w7);
-	f6 = wm_far(m, w7);
-	n7 = wm_near(m, w7);
-	HOLD3(f6, n7, w8);
-	d6 = n6 | f6;
-	f7 = wm_far(m, w8);
-	HOLD3(d6, f7, m->sw);
-	d7 = n7 | f7;
-	m->sw += m->fwd ? 8 : -8;
-	HOLD3(d7, m->sw, m->dw);
-	R8(STORE_MERGED)
+	w2 = sw[2];
+	d0 = MERGE(w0, w1, ls, rs);
+	w3 = sw[3];
+	d1 = MERGE(w1, w2, ls, rs);
+	w4 = sw[4];
+	d2 = MERGE(w2, w3, ls, rs);
+	w5 = sw[5];
+	d3 = MERGE(w3, w4, ls, rs);
+	w6 = sw[6];
+	d4 = MERGE(w4, w5, ls, rs);
+	w7 = sw[7];
+	d5 = MERGE(w5, w6, ls, rs);
+	w8 = EDGE(sw + 8, lo, hi);
+	d6 = MERGE(w6, w7, ls, rs);
+	d7 = MERGE(w7, w8, ls, rs);
+	dw[0] = d0;
+	dw[1] = d1;
+	dw[2] = d2;
+	dw[3] = d3;
+	dw[4] = d4;
+	dw[5] = d5;
+	dw[6] = d6;
+	dw[7] = d7;
 	return w8;
 }
 
-/* Steps 3 and 4: unaligned s to aligned d; the bound's low bits are the bytes left. */
-WM_NO_LIBCALLS static __attribute__((__noinline__))
-void *wm_merge_fwd(void *dst, const unsigned char *s, size_t n, unsigned char *d)
+/* The mirror image: dw[-1..-8] from w0 and the eight source words below sw. */
+WM_INLINE word wm_merge8_bwd(word *dw, const word *sw, word w0, int ls, int rs,
+			     uintptr_t lo, uintptr_t hi)
 {
-	uintptr_t off = (uintptr_t)s & WMASK, slim = (uintptr_t)s + n;	/* n changes below */
-	const word *sw = (const word *)((uintptr_t)s - off);
-	word *dw = (word *)d, *dend;
-	int ls = (int)off * 8, rs = WBITS - ls;
-	word lo = EDGE(sw, s, slim), hi;
+	word w1 = sw[-1], w2, w3, w4, w5, w6, w7, w8;
+	word d0, d1, d2, d3, d4, d5, d6, d7;
+
+	w2 = sw[-2];
+	d0 = MERGE(w1, w0, ls, rs);
+	w3 = sw[-3];
+	d1 = MERGE(w2, w1, ls, rs);
+	w4 = sw[-4];
+	d2 = MERGE(w3, w2, ls, rs);
+	w5 = sw[-5];
+	d3 = MERGE(w4, w3, ls, rs);
+	w6 = sw[-6];
+	d4 = MERGE(w5, w4, ls, rs);
+	w7 = sw[-7];
+	d5 = MERGE(w6, w5, ls, rs);
+	w8 = EDGE(sw - 8, lo, hi);
+	d6 = MERGE(w7, w6, ls, rs);
+	d7 = MERGE(w8, w7, ls, rs);
+	dw[-1] = d0;
+	dw[-2] = d1;
+	dw[-3] = d2;
+	dw[-4] = d3;
+	dw[-5] = d4;
+	dw[-6] = d5;
+	dw[-7] = d6;
+	dw[-8] = d7;
+	return w8;
+}
+
+/* Steps 3 and 4 for the last n < 8 * WSIZE bytes (any n in the small build): pairs,
+ * a word, then the tail; w0 is the word at sw. */
+WM_INLINE void wm_merge_end_fwd(word *dw, const word *sw, word w0, size_t n, int ls,
+				uintptr_t lo, uintptr_t hi)
+{
+	int rs = WBITS - ls;
+	word *dpair = END(word *, dw, n & 6 * WSIZE);
+	word w1, w2;
 
 	if (WM_SMALL_CODE) {
-		dend = END(word *, d, n & ~WMASK);
-		if (dw != dend)
-			do {
-				hi = EDGE(++sw, s, slim);
-				*dw++ = MERGE(lo, hi, ls, rs);
-				lo = hi;
-				HOLD(sw);	/* stops GCC computing sw anew after the loop */
-			} while (dw != dend);
-	} else {
-		if (n >= 8 * WSIZE) {
-			uintptr_t bound = (uintptr_t)d + n - 8 * WSIZE;
-			struct wm_merge m = { sw, dw, 1, ls, rs, (uintptr_t)s, slim };
-			do
-				lo = wm_merge8(&m, lo);
-			while ((uintptr_t)m.dw <= bound);
-			sw = m.sw;
-			dw = m.dw;
-			n = bound - (uintptr_t)dw;
+		for (; n >= WSIZE; n -= WSIZE, sw++, w0 = w1) {
+			w1 = EDGE(sw + 1, lo, hi);
+			*dw++ = MERGE(w0, w1, ls, rs);
 		}
-		/* The last 0..7 words: pairs, each loaded before it is stored, then one. */
-		dend = (word *)((unsigned char *)dw + (n & 6 * WSIZE));
-		while (dw != dend) {
-			word m0 = DROP(lo, ls);
-			hi = EDGE(sw + 1, s, slim);
-			lo = EDGE(sw + 2, s, slim);
-			HOLD2(hi, lo);	/* stops a store moving up between the loads */
-			dw[0] = m0 | PUSH(hi, rs);
-			dw[1] = MERGE(hi, lo, ls, rs);
-			dw += 2;
-			sw += 2;
-			HOLD2(dw, sw);	/* stops a call to memcpy */
-		}
-		if (n & WSIZE) {
-			hi = EDGE(++sw, s, slim);
-			*dw++ = MERGE(lo, hi, ls, rs);
-			lo = hi;
-		}
+		wm_bytes_fwd((unsigned char *)dw, (const unsigned char *)sw + ls / 8, n);
+		return;
+	}
+	for (; dw != dpair; dw += 2, sw += 2, w0 = w2) {
+		w1 = sw[1];
+		w2 = EDGE(sw + 2, lo, hi);
+		dw[0] = MERGE(w0, w1, ls, rs);
+		dw[1] = MERGE(w1, w2, ls, rs);
+	}
+	if (n & WSIZE) {
+		w1 = EDGE(++sw, lo, hi);
+		*dw++ = MERGE(w0, w1, ls, rs);
+		w0 = w1;
 	}
 	n &= WMASK;
-	if (!n)
-		return dst;
-	if (!WM_SMALL_CODE) {
-		lo = DROP(lo, ls);
+	if (n) {
+		w0 = DROP(w0, ls);
 		if (n * 8 > (uintptr_t)rs)
-			lo |= PUSH(EDGE(sw + 1, (uintptr_t)s, (uintptr_t)sw + off + n), rs);
+			w0 |= PUSH(EDGE(sw + 1, lo, hi), rs);
+		wm_put_fwd((unsigned char *)dw, n, w0);
 	}
-	return wm_tail_fwd(dst, (unsigned char *)dw, n, lo, (const unsigned char *)sw + off);
 }
 
-/* The mirror image: the n bytes below s to those below e; hi carries. */
-WM_NO_LIBCALLS static __attribute__((__noinline__))
-void *wm_merge_bwd(void *dst, const unsigned char *s, size_t n, unsigned char *e)
+/* The mirror image, below dw and sw. */
+WM_INLINE void wm_merge_end_bwd(word *dw, const word *sw, word w0, size_t n, int ls,
+				uintptr_t lo, uintptr_t hi)
 {
-	uintptr_t off = (uintptr_t)s & WMASK, slo = (uintptr_t)s - n;	/* n changes below */
-	const word *sw = (const word *)((uintptr_t)s - off);
-	word *dw = (word *)e, *dstop;
-	int ls = (int)off * 8, rs = WBITS - ls;
-	word hi = EDGE(sw, slo, s), lo;
+	int rs = WBITS - ls;
+	word *dpair = START(word *, dw, n & 6 * WSIZE);
+	word w1, w2;
 
 	if (WM_SMALL_CODE) {
-		dstop = START(word *, e, n & ~WMASK);
-		if (dw != dstop)
-			do {
-				lo = EDGE(--sw, slo, s);
-				*--dw = MERGE(lo, hi, ls, rs);
-				hi = lo;
-				HOLD(dw);	/* stops GCC computing dw anew after the loop */
-			} while (dw != dstop);
-	} else {
-		if (n >= 8 * WSIZE) {
-			uintptr_t bound = (uintptr_t)e - n + 8 * WSIZE;
-			struct wm_merge m = { sw, dw, 0, ls, rs, slo, (uintptr_t)s };
-			HOLD(bound);	/* stops GCC keeping e - n in a register of its own */
-			do
-				hi = wm_merge8(&m, hi);
-			while ((uintptr_t)m.dw >= bound);
-			sw = m.sw;
-			dw = m.dw;
-			n = (uintptr_t)dw - bound;
+		for (; n >= WSIZE; n -= WSIZE, sw--, w0 = w1) {
+			w1 = EDGE(sw - 1, lo, hi);
+			*--dw = MERGE(w1, w0, ls, rs);
 		}
-		dstop = (word *)((unsigned char *)dw - (n & 6 * WSIZE));
-		while (dw != dstop) {
-			word m0 = PUSH(hi, rs);
-			lo = EDGE(sw - 1, slo, s);
-			hi = EDGE(sw - 2, slo, s);
-			HOLD2(lo, hi);	/* stops a store moving up between the loads */
-			dw[-1] = DROP(lo, ls) | m0;
-			dw[-2] = MERGE(hi, lo, ls, rs);
-			dw -= 2;
-			sw -= 2;
-			HOLD2(dw, sw);	/* stops a call to memmove */
-		}
-		if (n & WSIZE) {
-			lo = EDGE(--sw, slo, s);
-			*--dw = MERGE(lo, hi, ls, rs);
-			hi = lo;
-		}
+		wm_bytes_bwd((unsigned char *)dw, (const unsigned char *)sw + ls / 8, n);
+		return;
+	}
+	for (; dw != dpair; dw -= 2, sw -= 2, w0 = w2) {
+		w1 = sw[-1];
+		w2 = EDGE(sw - 2, lo, hi);
+		dw[-1] = MERGE(w1, w0, ls, rs);
+		dw[-2] = MERGE(w2, w1, ls, rs);
+	}
+	if (n & WSIZE) {
+		w1 = EDGE(--sw, lo, hi);
+		*--dw = MERGE(w1, w0, ls, rs);
+		w0 = w1;
 	}
 	n &= WMASK;
-	if (!n)
-		return dst;
-	if (!WM_SMALL_CODE) {
-		hi = PUSH(hi, rs);
+	if (n) {
+		w0 = PUSH(w0, rs);
 		if (n * 8 > (uintptr_t)ls)
-			hi |= DROP(EDGE(sw - 1, (uintptr_t)sw + off - n, s), ls);
+			w0 |= DROP(EDGE(sw - 1, lo, hi), ls);
+		wm_put_bwd((unsigned char *)dw, n, w0);
 	}
-	return wm_tail_bwd(dst, (unsigned char *)dw, n, (const unsigned char *)sw + off, hi);
 }
 
-/* n >= WSIZE bytes forward, for memmove too; outlined so dst is not saved. */
-WM_NO_LIBCALLS static __attribute__((__noinline__))
-void *wm_copy_fwd(void *dst, const void *src, size_t n)
+/* Steps 3 and 4: n bytes from the unaligned s to the aligned d. */
+WM_OUTLINE void *wm_merge_fwd(void *dst, unsigned char *d, const unsigned char *s, size_t n)
+{
+	uintptr_t off = (uintptr_t)s & WMASK, slim = (uintptr_t)s + n;
+	const word *sw = (const word *)((uintptr_t)s - off);
+
+	wm_merge_end_fwd((word *)d, sw, EDGE(sw, s, slim), n, (int)off * 8, (uintptr_t)s, slim);
+	return dst;
+}
+
+/* The same for n >= 8 * WSIZE: eight words a step first, apart so that short calls save nothing. */
+WM_OUTLINE void *wm_merge_long_fwd(void *dst, unsigned char *d, const unsigned char *s, size_t n)
+{
+	uintptr_t off = (uintptr_t)s & WMASK, slim = (uintptr_t)s + n;
+	const word *sw = (const word *)((uintptr_t)s - off);
+	word *dw = (word *)d;
+	int ls = (int)off * 8, rs = WBITS - ls;
+	word w0 = EDGE(sw, s, slim);
+
+	for (; n >= 8 * WSIZE; n -= 8 * WSIZE, dw += 8, sw += 8, s += 8 * WSIZE)
+		w0 = wm_merge8_fwd(dw, sw, w0, ls, rs, (uintptr_t)s, slim);
+	return wm_merge_fwd(dst, (unsigned char *)dw, s, n);
+}
+
+/* The mirror image: the n bytes below the unaligned s to those below the aligned e. */
+WM_OUTLINE void *wm_merge_bwd(void *dst, unsigned char *e, const unsigned char *s, size_t n)
+{
+	uintptr_t off = (uintptr_t)s & WMASK, slo = (uintptr_t)s - n;
+	const word *sw = (const word *)((uintptr_t)s - off);
+
+	wm_merge_end_bwd((word *)e, sw, EDGE(sw, slo, s), n, (int)off * 8, slo, (uintptr_t)s);
+	return dst;
+}
+
+WM_OUTLINE void *wm_merge_long_bwd(void *dst, unsigned char *e, const unsigned char *s, size_t n)
+{
+	uintptr_t off = (uintptr_t)s & WMASK, slo = (uintptr_t)s - n;
+	const word *sw = (const word *)((uintptr_t)s - off);
+	word *dw = (word *)e;
+	int ls = (int)off * 8, rs = WBITS - ls;
+	word w0 = EDGE(sw, slo, s);
+
+	for (; n >= 8 * WSIZE; n -= 8 * WSIZE, dw -= 8, sw -= 8, s -= 8 * WSIZE)
+		w0 = wm_merge8_bwd(dw, sw, w0, ls, rs, slo, (uintptr_t)s);
+	return wm_merge_bwd(dst, (unsigned char *)dw, s, n);
+}
+
+/* n > 2 * WSIZE bytes forward (memmove's too): steps 1 to 4. */
+WM_OUTLINE void *wm_copy_fwd(void *dst, const void *src, size_t n)
 {
 	unsigned char *d = dst;
 	const unsigned char *s = src;
-	uintptr_t head = -(uintptr_t)d & WMASK, soff = (uintptr_t)s & WMASK;
+	uintptr_t head = -(uintptr_t)d & WMASK;
 	const word *sw;
 	word *dend;
 
-	/* 1. The speed build tests dst's offset, which is ready before the head's length. */
-	if (WM_SMALL_CODE ? head != 0 : ((uintptr_t)d & WMASK) != 0) {
+	if (head) {
 		wm_head_fwd(d, s, head);
 		d += head;
 		s += head;
 		n -= head;
-		soff = (uintptr_t)s & WMASK;
 	}
-	/* 3. and 4. when src is not word-aligned now (its offset taken on entry). */
-	if (soff)
-		return wm_merge_fwd(dst, s, n, d);
-	/* 2. Co-aligned: whole words. */
+	if ((uintptr_t)s & WMASK) {
+		if (!WM_SMALL_CODE && n >= 8 * WSIZE)
+			return wm_merge_long_fwd(dst, d, s, n);
+		return wm_merge_fwd(dst, d, s, n);
+	}
 	dend = END(word *, d, n & ~WMASK);
-	n &= WMASK;
-	HOLD(n);	/* stops the tail's length moving down after the loop */
 	sw = wm_words_fwd((word *)d, (const word *)s, dend);
-	/* 4. The tail, from one aligned source word. */
-	if (!n)
-		return dst;
-	return wm_tail_fwd(dst, (unsigned char *)dend, n,
-			   WM_SMALL_CODE ? 0 : EDGE(sw, sw, (uintptr_t)sw + n), (const unsigned char *)sw);
+	n &= WMASK;
+	if (WM_SMALL_CODE)
+		wm_bytes_fwd((unsigned char *)dend, (const unsigned char *)sw, n);
+	else if (n)
+		wm_put_fwd((unsigned char *)dend, n, EDGE(sw, sw, (uintptr_t)sw + n));
+	return dst;
 }
 
-/* Backward copy of n >= WSIZE bytes: the mirror image, for overlapping memmove. */
-WM_NO_LIBCALLS static __attribute__((__noinline__))
-void *wm_copy_bwd(void *dst, const void *src, size_t n)
+/* The mirror image, for a memmove whose dst lies inside its source. */
+WM_OUTLINE void *wm_copy_bwd(void *dst, const void *src, size_t n)
 {
-	unsigned char *d = END(unsigned char *, dst, n);
+	unsigned char *e = END(unsigned char *, dst, n);
 	const unsigned char *s = END(const unsigned char *, src, n);
-	uintptr_t head = (uintptr_t)d & WMASK;
-	uintptr_t soff = (uintptr_t)s & WMASK;
+	uintptr_t head = (uintptr_t)e & WMASK;
 	const word *sw;
 	word *dstop;
 
 	if (head) {
-		wm_head_bwd(d, s, head);
-		d -= head;
+		wm_head_bwd(e, s, head);
+		e -= head;
 		s -= head;
 		n -= head;
-		soff = (uintptr_t)s & WMASK;
 	}
-	if (soff)
-		return wm_merge_bwd(dst, s, n, d);
-	dstop = START(word *, d, n & ~WMASK);
-	sw = wm_words_bwd((word *)d, (const word *)s, dstop);
-	if (!(n & WMASK))
-		return dst;
-	return wm_tail_bwd(dst, (unsigned char *)dstop, n & WMASK, (const unsigned char *)sw,
-			   WM_SMALL_CODE ? 0 : EDGE(sw - 1, src, sw));
+	if ((uintptr_t)s & WMASK) {
+		if (!WM_SMALL_CODE && n >= 8 * WSIZE)
+			return wm_merge_long_bwd(dst, e, s, n);
+		return wm_merge_bwd(dst, e, s, n);
+	}
+	dstop = START(word *, e, n & ~WMASK);
+	sw = wm_words_bwd((word *)e, (const word *)s, dstop);
+	n &= WMASK;
+	if (WM_SMALL_CODE)
+		wm_bytes_bwd((unsigned char *)dstop, (const unsigned char *)sw, n);
+	else if (n)
+		wm_put_bwd((unsigned char *)dstop, n, EDGE(sw - 1, (uintptr_t)sw - n, sw));
+	return dst;
 }
 
-/* Up to WM_SMALL_MAX bytes, where aligning costs more than it saves. */
-#define WM_SMALL_MAX (WM_SMALL_CODE ? WSIZE - 1 : 2 * WSIZE)
-#define WM_SMALL_WORDS(d, s) (!WM_SMALL_CODE && !(((uintptr_t)(d) | (uintptr_t)(s)) & WMASK))
+/* Up to WM_SHORT bytes, where aligning costs more than it saves. */
+#define WM_SHORT (WM_SMALL_CODE ? WSIZE - 1 : 2 * WSIZE)
 
-WM_NO_LIBCALLS static __attribute__((__noinline__))
-void *wm_small_words(void *dst, const void *src, size_t n)
+/* A short copy between word-aligned addresses: both words loaded, then stored. */
+WM_INLINE void wm_short_words(word *dw, const word *sw, size_t n)
 {
-	word *dw = dst;
-	const word *sw = src;
-	word w0 = EDGE(sw, src, (uintptr_t)src + n), x = w0;
+	uintptr_t end = (uintptr_t)sw + n;
+	word w0 = EDGE(sw, sw, end), x = w0;
 
 	if (n & (2 * WSIZE | WSIZE)) {
 		if (n > WSIZE)
-			x = EDGE(sw + 1, src, (uintptr_t)src + n);
-		dw[0] = w0;
-		dw++;
+			x = EDGE(sw + 1, sw, end);
+		*dw++ = w0;
 		if (n & 2 * WSIZE) {
-			dw[0] = x;
-			return dst;
+			*dw = x;
+			return;
 		}
-		if (!(n & WMASK))
-			return dst;
 	}
-	/* n's low bits are the tail (below one word, n >= 1 is all tail). */
-	return wm_tail_fwd(dst, (unsigned char *)dw, n, x, (const unsigned char *)sw);
+	wm_put_fwd((unsigned char *)dw, n & WMASK, x);
 }
 
-#define LOAD_B(i) b##i = s[i];
-#define STORE_B(i) d[i] = b##i;
-
-WM_NO_LIBCALLS static __attribute__((__noinline__))
-void *wm_bytes_fwd(void *dst, const void *src, size_t n)
+/* A short copy forward, four bytes a step, each four loaded before they are stored. */
+WM_INLINE void wm_short_fwd(unsigned char *d, const unsigned char *s, size_t n)
 {
-	unsigned char *d = dst;
-	const unsigned char *s = src;
+	unsigned char *end4 = d + (n & ~(size_t)3);
 	unsigned char b0, b1, b2, b3;
 
 	if (!WM_SMALL_CODE) {
-		unsigned char *end4 = d + (n & ~(size_t)3);
 		for (; d != end4; d += 4, s += 4) {
-			R4(LOAD_B)
-			HOLD4(b0, b1, b2, b3);	/* stops a store moving up between the loads */
-			R4(STORE_B)
-			HOLD(s);	/* stops a call to memcpy */
+			b0 = s[0];
+			b1 = s[1];
+			b2 = s[2];
+			b3 = s[3];
+			d[0] = b0;
+			d[1] = b1;
+			d[2] = b2;
+			d[3] = b3;
 		}
 		n &= 3;
 	}
-	while (n--) {
-		*d++ = *s++;
-		HOLD(s);	/* stops a call to memcpy */
-	}
-	HOLD(dst);	/* stops the caller keeping dst across the call: a tail call */
-	return dst;
+	wm_bytes_fwd(d, s, n);
 }
 
-WM_NO_LIBCALLS static __attribute__((__noinline__))
-void *wm_bytes_bwd(void *dst, const void *src, size_t n)
+/* The mirror image: the n bytes below s to those below e. */
+WM_INLINE void wm_short_bwd(unsigned char *e, const unsigned char *s, size_t n)
 {
-	unsigned char *d = END(unsigned char *, dst, n);
-	const unsigned char *s = END(const unsigned char *, src, n);
+	unsigned char *end4 = e - (n & ~(size_t)3);
+	unsigned char b0, b1, b2, b3;
 
-	while (n--) {
-		*--d = *--s;
-		HOLD(s);	/* stops a call to memmove */
+	if (!WM_SMALL_CODE) {
+		for (; e != end4; e -= 4, s -= 4) {
+			b0 = s[-1];
+			b1 = s[-2];
+			b2 = s[-3];
+			b3 = s[-4];
+			e[-1] = b0;
+			e[-2] = b1;
+			e[-3] = b2;
+			e[-4] = b3;
+		}
+		n &= 3;
 	}
-	HOLD(dst);	/* stops the caller keeping dst across the call: a tail call */
-	return dst;
+	wm_bytes_bwd(e, s, n);
 }
 
-/* n - 1 < WM_SMALL_MAX: n == 0 wraps round, tested first on the other side. */
+/* Both word-aligned: not WM_SMALL_CODE's, where such a short copy is bytes. */
+#define WM_WORDS(d, s) (!WM_SMALL_CODE && !(((uintptr_t)(d) | (uintptr_t)(s)) & WMASK))
+
+/* Short copies inline, so that the long ones are tail calls; n == 0 wraps round. */
 WM_NO_LIBCALLS void *wm_memcpy(void *restrict dst, const void *restrict src, size_t n)
 {
-	if (WM_SMALL_CODE ? n <= WM_SMALL_MAX : n - 1 < WM_SMALL_MAX) {
-		if (WM_SMALL_WORDS(dst, src))
-			return wm_small_words(dst, src, n);
-		return wm_bytes_fwd(dst, src, n);
+	if (n - 1 < WM_SHORT) {
+		if (WM_WORDS(dst, src))
+			wm_short_words(dst, src, n);
+		else
+			wm_short_fwd(dst, src, n);
+		return dst;
 	}
-	if (!WM_SMALL_CODE && !n)
+	if (!n)
 		return dst;
 	return wm_copy_fwd(dst, src, n);
 }
@@ -698,48 +630,21 @@ WM_NO_LIBCALLS void *wm_memmove(void *dst, const void *src, size_t n)
 {
 	int fwd = (uintptr_t)dst - (uintptr_t)src >= n;
 
-	if (WM_SMALL_CODE ? n <= WM_SMALL_MAX : n - 1 < WM_SMALL_MAX) {
-		if (WM_SMALL_WORDS(dst, src))
-			return wm_small_words(dst, src, n);
-		return fwd ? wm_bytes_fwd(dst, src, n) : wm_bytes_bwd(dst, src, n);
+	if (n - 1 < WM_SHORT) {
+		if (WM_WORDS(dst, src))
+			wm_short_words(dst, src, n);
+		else if (fwd)
+			wm_short_fwd(dst, src, n);
+		else
+			wm_short_bwd(END(unsigned char *, dst, n), END(const unsigned char *, src, n), n);
+		return dst;
 	}
-	if (!WM_SMALL_CODE && !n)
+	if (!n)
 		return dst;
 	return fwd ? wm_copy_fwd(dst, src, n) : wm_copy_bwd(dst, src, n);
 }
 
-#define SET_FIRST(i) d[i] = b;
-#define SET_LAST(i) e[(i) - 4] = b;
-#define SET_FIRST2(i) d[4 + (i)] = b;
-#define SET_LAST2(i) e[(i) - 8] = b;
-#define SET_WORD(i) dw[i] = w;
-#define SET_PAIR(i) dbig[i] = w; dbig[(i) + 16] = w;
-
-/* 1 to 2 * WSIZE bytes from both ends at once, overlapping: no test per byte. */
-WM_INLINE void *wm_set_ends(void *dst, unsigned char *d, unsigned char *e, unsigned char b,
-			    uintptr_t n, uintptr_t wsize)
-{
-	HOLD(n);	/* stops a copy of these stores for each way in */
-	if (n > 4) {
-		R4(SET_FIRST)
-		R4(SET_LAST)
-		if (WSIZE == 4 || n <= wsize)
-			return dst;
-		R4(SET_FIRST2)
-		R4(SET_LAST2)
-		return dst;
-	}
-	d[0] = b;
-	e[-1] = b;
-	if (n > 2) {
-		d[1] = b;
-		e[-2] = b;
-		HOLD(e);	/* stops clang merging these with the longer ends into one block */
-	}
-	return dst;
-}
-
-/* Steps 1 and 4: WSIZE - 1 bytes from p the way step goes; a word stores some again. */
+/* memset's steps 1 and 4: WSIZE - 1 bytes from p the way step goes. */
 WM_INLINE void wm_set_bytes(unsigned char *p, int step, unsigned char b)
 {
 	p[0] = b;
@@ -753,22 +658,43 @@ WM_INLINE void wm_set_bytes(unsigned char *p, int step, unsigned char b)
 	}
 }
 
-/* b in every byte of a word; ones is ~0 / 0xff, loaded on entry. */
-WM_INLINE word wm_spread(unsigned char b, word ones)
+/* 1 to 2 * WSIZE bytes from both ends at once, overlapping: no test per byte. */
+WM_INLINE void wm_set_ends(unsigned char *d, unsigned char *e, unsigned char b, size_t n)
 {
-	word w;
-
-	HOLD(ones);	/* stops the multiply moving up to the constant's load */
-	w = (word)b * ones;
-	HOLD(w);	/* stops the multiply moving up above the length's tests */
-	return w;
+	if (n > 4) {
+		d[0] = b;
+		d[1] = b;
+		d[2] = b;
+		d[3] = b;
+		e[-4] = b;
+		e[-3] = b;
+		e[-2] = b;
+		e[-1] = b;
+		if (WSIZE == 8 && n > 8) {
+			d[4] = b;
+			d[5] = b;
+			d[6] = b;
+			d[7] = b;
+			e[-8] = b;
+			e[-7] = b;
+			e[-6] = b;
+			e[-5] = b;
+		}
+		return;
+	}
+	d[0] = b;
+	e[-1] = b;
+	if (n > 2) {
+		d[1] = b;
+		e[-2] = b;
+	}
 }
 
-/* Step 2 for 1 to 8 words: from both ends at once, overlapping. */
-WM_INLINE void wm_set_few(word *dw, word *dend, uintptr_t n, word w)
+/* Step 2 for 1 to 8 words (m < 9 * WSIZE bytes from dw on): from both ends, overlapping. */
+WM_INLINE void wm_set_few(word *dw, word *dend, uintptr_t m, word w)
 {
-	if (n >= 3 * WSIZE) {
-		if (n >= 5 * WSIZE) {
+	if (m >= 3 * WSIZE) {
+		if (m >= 5 * WSIZE) {
 			dw[2] = w;
 			dw[3] = w;
 			dend[-4] = w;
@@ -781,99 +707,89 @@ WM_INLINE void wm_set_few(word *dw, word *dend, uintptr_t n, word w)
 	dend[-1] = w;
 }
 
+/* Step 2's block: eight words. */
+WM_INLINE void wm_set8(word *dw, word w)
+{
+	dw[0] = w;
+	dw[1] = w;
+	dw[2] = w;
+	dw[3] = w;
+	dw[4] = w;
+	dw[5] = w;
+	dw[6] = w;
+	dw[7] = w;
+}
+
+/* Step 2 for more than 8 words: a first block overlapping the next, then 16 a step. */
+WM_INLINE void wm_set_many(word *dw, word *dend, word w)
+{
+	uintptr_t m = (uintptr_t)dend - (uintptr_t)dw;
+	word *dbig = END(word *, dw, m & 15 * WSIZE);
+
+	if (m & 7 * WSIZE) {
+		wm_set8(dw, w);
+		dw = END(word *, dw, m & 7 * WSIZE);
+	}
+	if (dw != dbig) {
+		wm_set8(dw, w);
+		dw += 8;
+	}
+	for (; dw != dend; dw += 16) {
+		wm_set8(dw, w);
+		wm_set8(dw + 8, w);
+	}
+}
+
 /* The small build: bytes up to the first word boundary, words, bytes. */
-WM_INLINE void *wm_set_small(void *dst, int c, size_t n)
+WM_INLINE void *wm_set_small(void *dst, unsigned char b, size_t n)
 {
 	unsigned char *d = dst;
-	word v = (unsigned char)c;
 
 	if (n >= WSIZE) {
-		word ones = ~(word)0 / 0xff;
 		uintptr_t head = -(uintptr_t)d & WMASK;
+		word w = (word)b * (~(word)0 / 0xff);
 		word *dw, *dend;
 
-		n -= head;
-		while (head--) {
-			*d++ = (unsigned char)v;
-			HOLD(v);	/* stops a call to memset */
-		}
+		for (n -= head; head; head--)
+			*d++ = b;
 		dw = (word *)d;
 		dend = END(word *, d, n & ~WMASK);
-		if (dw != dend) {
-			word w = wm_spread((unsigned char)v, ones);
-
-			do
-				*dw++ = w;
-			while (dw != dend);
-		}
+		while (dw != dend)
+			*dw++ = w;
 		d = (unsigned char *)dend;
 		n &= WMASK;
 	}
-	while (n--) {
-		*d++ = (unsigned char)v;
-		HOLD(v);	/* stops a call to memset */
-	}
+	while (n--)
+		*d++ = b;
 	return dst;
 }
 
-/* Short calls take two decisions; long ones eight words a loop, then 32. */
+/* Short calls from both ends; longer ones a word at a time from dst's first boundary. */
 WM_NO_LIBCALLS void *wm_memset(void *dst, int c, size_t n)
 {
 	unsigned char *d = dst, *e = END(unsigned char *, d, n);
 	unsigned char b = (unsigned char)c;
-	uintptr_t wsize = WSIZE;
-	word ones, w;
-	word *dw, *dend, *dbig;
+	word *dw = (word *)(((uintptr_t)d + WMASK) & ~WMASK);
+	word *dend = (word *)((uintptr_t)e & ~WMASK);
+	uintptr_t m = n;	/* the bytes from dw on */
+	word w;
 
 	if (WM_SMALL_CODE)
-		return wm_set_small(dst, c, n);
-	HOLD(wsize);	/* stops GCC loading the constant anew for the second test */
-	if (n > wsize)
-		goto words;
-	if (!n)
+		return wm_set_small(dst, b, n);
+	if (n <= WSIZE || (n <= 2 * WSIZE && (unsigned char *)dw != d)) {
+		if (n)
+			wm_set_ends(d, e, b, n);
 		return dst;
-bytes:
-	return wm_set_ends(dst, d, e, b, n, wsize);
-words:
-	ones = ~(word)0 / 0xff;
-	dw = (word *)(((uintptr_t)d + WMASK) & ~WMASK);
-	HOLD(ones);	/* stops the multiply moving up to the constant's load */
+	}
 	if ((unsigned char *)dw != d) {
-		if (n <= 2 * WSIZE)
-			goto bytes;
 		wm_set_bytes(d, 1, b);
-		n = (uintptr_t)e - (uintptr_t)dw;
+		m = (uintptr_t)e - (uintptr_t)dw;
 	}
-	dend = (word *)((uintptr_t)e & ~WMASK);
-	HOLD(dend);	/* stops a register copy of dend for the big loop */
-	if (n > 8 * WSIZE) {
-		dbig = (word *)((unsigned char *)dw + (n & 31 * WSIZE));
-		w = wm_spread(b, ones);
-		if (!(n & 31 * WSIZE))
-			goto big;
-		if (n & 7 * WSIZE) {
-			R8(SET_WORD)
-			dw = (word *)((unsigned char *)dw + (n & 7 * WSIZE));
-		}
-		while (dw != dbig) {
-			R8(SET_WORD)
-			dw += 8;
-		}
-		if (dw == dend)
-			goto tail;
-big:
-		do {
-			R16(SET_PAIR)
-			dbig += 32;
-		} while (dbig != dend);
-	} else {
-		/* Its own tail, laid out right after the stores. */
-		wm_set_few(dw, dend, n, wm_spread(b, ones));
-		if ((unsigned char *)dend != e)
-			wm_set_bytes(e - 1, -1, b);
-		return dst;
-	}
-tail:
+	w = (word)b * (~(word)0 / 0xff);
+	if (m > 8 * WSIZE)
+		wm_set_many(dw, dend, w);
+	else
+		wm_set_few(dw, dend, m, w);
 	if ((unsigned char *)dend != e)
 		wm_set_bytes(e - 1, -1, b);
 	return dst;
