@@ -101,12 +101,15 @@ else
 endif
 
 # --- lib alone under every compiler: make lib-objs LIBCC=NAME ---------------------
-# At every level, both builds, -Wall -Wextra -Werror and nothing else: none
-# of the image's -fno-builtin, and with only the wm_ names (a function
+# At every level, both builds, -Wall -Wextra -Werror and only the flag
+# docs/use.md asks of an adopter's GCC (LIB_GCC_FLAGS; clang needs none):
+# none of the image's -fno-builtin, and with only the wm_ names (a function
 # named memset is spared a call to memset by the compiler itself; wm_memset
 # is not), so that `nm -u` of the objects shows any call lib would make.
+# LIB_GCC_FLAGS= (empty): the control, where GCC's loops become calls.
 # -> $(O)/lib-objs/LEVEL.o and LEVEL-small.o
 LIBCC ?= gcc
+LIB_GCC_FLAGS ?= -fno-tree-loop-distribute-patterns
 LIB_LEVELS := O0 O1 O2 O3 Os
 libcc_gcc := gcc
 libcc_clang := clang
@@ -126,6 +129,7 @@ $(O)/lib-objs/%.o: $(LIB_SRC) lib/wordmerge.h
 	@mkdir -p $(@D)
 	$(quiet) CC "$@ ($(LIBCC))"
 	$(Q)$(libcc_$(LIBCC)) -std=c11 -Wall -Wextra -Werror -Ilib -$(subst -small,,$*) \
+		$(if $(findstring clang,$(LIBCC)),,$(LIB_GCC_FLAGS)) \
 		-DWM_SMALL_CODE=$(if $(findstring -small,$*),1,0) -c $< -o $@
 
 # --- lengths past PTRDIFF_MAX: make huge [LIB_SIZE=small] [FAULT=NAME] -------------

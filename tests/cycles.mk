@@ -130,26 +130,3 @@ cycles-compare:
 		CYCLES_TABLE=0 CYCLES_CLANG=0 cycles-wordmerge
 	$(Q)$(MAKE) -s --no-print-directory CYCLES_TABLE=0 CYCLES_CLANG=0 cycles-wordmerge
 	$(Q)$(REPORT) compare $(CYCLES_BASE_O)/cycles/cycles-wordmerge$(CYCLES_SUFFIX).csv $(CYCLES_WM_CSV)
-
-# The holds of lib (its empty asm statements, a HOLD..() a line of its own: tests/holds.py),
-# each removed in turn.
-#   make holds [HOLD_SITES=LINE,...]
-#        with GCC and clang 19: per site, the change in lib's code bytes, in the fleet mix's
-#        modeled cycles per call of each function and core, and in the 64 KiB cells (the
-#        loops), each from make cycles-wordmerge in $(O)/holds/.  A site that leaves a
-#        compiler's -O2 object as it was is "the same code" for it, not modeled.
-#   make holds-dead [HOLD_SITES=LINE,...]
-#        compile only: FAIL: for each site whose removal leaves lib's object byte-identical
-#        with GCC, clang and clang 19 for rv64, at -O2 and -Os, both builds.
-HOLDS_CC_CLANG19 = $(patsubst clang,clang-19,$(libcc_clang-rv64))
-HOLDS_PY = tests/holds.py $(1) $(LIB_SRC) $(O)/holds$(if $(filter dead,$(1)),-dead) \
-	--cc "gcc=$(libcc_gcc-rv64)" $(if $(filter dead,$(1)),--cc "clang=$(libcc_clang-rv64)") \
-	--cc "clang-19=$(HOLDS_CC_CLANG19)"
-.PHONY: holds holds-dead
-holds-dead: $(LIB_SRC)
-	$(Q)$(call HOLDS_PY,dead) $(if $(HOLD_SITES),--sites $(HOLD_SITES))
-holds: $(LIB_SRC) $(PLUGIN_SO)
-	$(Q)tools/deps.sh pyelftools llvm-mca clang-19
-	$(Q)$(call HOLDS_PY,measure) $(if $(HOLD_SITES),--sites $(HOLD_SITES)) \
-		--model-out $(O)/holds -- $(MAKE) --no-print-directory O=$(O)/holds \
-		PEERS=0 PICOLIBC_REFS=0 CYCLES_TABLE=0 CYCLES_CLANG=0 cycles-wordmerge
