@@ -108,6 +108,24 @@ for names in 0 1 2; do
 		head -n 5 build.log; rc=1
 	fi
 done
+# lib inside a kernel tree (__KERNEL__, no compiler headers): its types from
+# <linux/types.h>; and in a 32-bit kernel the 32-bit forms of END and START,
+# although a kernel's UINTPTR_MAX, (~0UL), reads as 64-bit in #if.
+mkdir -p kinc/linux
+printf '%s\n' 'typedef unsigned long size_t, uintptr_t;' 'typedef unsigned int uint32_t;' \
+	'typedef unsigned short uint16_t;' '#define UINTPTR_MAX (~0UL)' > kinc/linux/types.h
+cp kinc/linux/types.h kinc/linux/limits.h
+for bits in 32 64; do
+	want='((T)((unsigned char *)(p) + (n)))'
+	[ $bits = 64 ] || want='((T)((uintptr_t)(p) + (n)))'
+	if $cc -m$bits -D__KERNEL__ -nostdinc -Ikinc -E -dM wordmerge.c > kernel.log 2>&1 &&
+		grep -qxF "#define END(T,p,n) $want" kernel.log; then
+		echo "PASS: dropin $cc: lib in a $bits-bit kernel tree takes END's $bits-bit form"
+	else
+		echo "FAIL: dropin $cc: lib in a $bits-bit kernel tree: END is not $want:"
+		grep -m1 -e 'define END' -e error kernel.log; rc=1
+	fi
+done
 # lib itself is C: the C++ program links its C object.
 if $cc -std=c11 $WARN -c wordmerge.c -o wordmerge.o > lib.log 2>&1; then
 	# Without the option, lib defines none of the C library's names.
