@@ -122,3 +122,20 @@ cut_and_whole() {
 	$m --period "$1" --out $T/cut.csv 2>&1 &&
 	cmp <(grep -v '^#' $T/cut.csv) <(grep -v '^#' $base) && echo "the same figures, cut at $1 and $at"
 }
+
+# mk_user VAR=VALUE...: the image of $T built by make, quietly, with a user's file.
+mk_user() {
+	make -s --no-print-directory O=$T PEERS=0 PICOLIBC_REFS=0 "$@" all
+}
+
+# user_asm FILE.c OUT.s: FILE's assembly, as a user's .include would hold it.
+user_asm() {
+	riscv64-unknown-elf-gcc -S -march=rv64imac -mabi=lp64 -O2 -ffreestanding \
+		-fno-tree-loop-distribute-patterns "$1" -o "$2"
+}
+
+# size_4 SYM FILE.s: SYM's .size in FILE made 4 bytes, too small for its code.
+size_4() {
+	sed -i "s/^\t\.size\t$1, .*/\t.size\t$1, 4/" "$2" &&
+		grep -qx "$(printf '\t.size\t%s, 4' "$1")" "$2"
+}
