@@ -23,7 +23,10 @@ A64_SRCS := tests/aarch64/start.S $(A64_OWN) $(LIB_SRC) tests/suite.c firmware/p
 A64_DEPS := $(A64_SRCS) tests/aarch64/link.ld tests/aarch64/include/stdio.h \
 	tests/aarch64/include/string.h tests/suite.h firmware/protocol.h firmware/firmware.h \
 	lib/wordmerge.h tests/aarch64/aarch64.mk
-A64_FLAGS = $(A64_CFLAGS) $(LIB_CFLAGS_$(LIB_SIZE)) $(A64_SRCS)
+# The compiler is part of what the image is built from: another A64_CROSS, or
+# its gcc upgraded, builds it anew (one that does not run fails the build).
+A64_FLAGS = $(A64_CFLAGS) $(LIB_CFLAGS_$(LIB_SIZE)) $(A64_SRCS) A64_CROSS=$(A64_CROSS) \
+	$(shell $(A64_CROSS)gcc --version 2>/dev/null | head -n 1)
 a64_endian_le := -mlittle-endian
 a64_endian_be := -mbig-endian
 
