@@ -99,7 +99,12 @@
 #   124     timeout: no EXIT: line within --timeout seconds
 #   125     the run ended without an EXIT: line, or with a malformed one (a
 #           status above 122 is one), or with a status that QEMU's own exit
-#           status contradicts (QEMU exited by itself through the finisher)
+#           status contradicts (QEMU exited by itself through the finisher),
+#           or a log that breaks the protocol (tools/wmlog.py check says where)
+#   A run whose image said 0 ends with 1 unless its whole log passes
+#   (tools/wmlog.py verdict, make report's judge too: docs/protocol.md):
+#   exactly one run, its EXIT: line sealed and last, a PASS: line for every
+#   group of its PLAN: line, no FAIL: or TRAP: line anywhere.
 #   126     run-qemu.sh's own error: bad usage (each option's value is
 #           checked before QEMU starts), a missing tool, the build failed
 #           (an --impl that make refuses, docs/impl.md), an unreadable or
@@ -552,6 +557,16 @@ fi
 if [ "$has_finisher" = 1 ] && [ "$ended" = exited ] && [ "$qemu_rc" != "$status" ]; then
 	echo "run-qemu.sh: error: the image said STATUS=$status but QEMU exited $qemu_rc (log: $log)" >&2
 	exit 125
+fi
+
+# What the image says of itself is evidence: a run passes when its whole log
+# does, as tools/wmlog.py judges it (make report's judge too): one run, its
+# EXIT: line sealed, a PASS: line for every group of its PLAN: line, no FAIL: or
+# TRAP: line anywhere, nothing after EXIT: (a user's function that prints an
+# EXIT: line of its own and ends QEMU through the finisher, say).
+if [ "$status" = 0 ]; then
+	/usr/bin/python3 "$top/tools/wmlog.py" verdict "$log" >&2
+	case $? in 0) ;; 1) status=1 ;; *) status=125 ;; esac
 fi
 
 # --impl-must-align: the user's functions, every one renamed user_NAME_*
