@@ -22,7 +22,8 @@ order of implementations (lib's own first) and functions; docs/benchmarks.md say
         MISALIGNED-TOTAL: <n> accesses at <k> sites
       (sites: each misaligned instruction as +off:<L|S><size>x<count>).  SYM may be a glob
       ('wm_*'); both options repeat.  --fail-in SYM: `FAIL: misaligned access in <sym> at
-      <sym+off>` for each site in SYM, exit 1.  --require SYM: `PASS: control <sym> seen`, or
+      <sym+off>` for each site in SYM, and in <unknown> for each in the image's code no
+      function owns, exit 1.  --require SYM: `PASS: control <sym> seen`, or
       FAIL: and exit 1.  --log LOG: `MISALIGNED-IMPL: <impl> <loads> <stores>`, informative,
       for every implementation LOG's benchmark announces (CSV:impl).
 
@@ -833,7 +834,9 @@ def cmd_misalign(a):
         print(f"MISALIGNED-IMPL: {impl} {loads} {stores}")
     status = 0
     for pat, required in [(p, False) for p in fail_in] + [(p, True) for p in require]:
-        hits = [s for s in sites if any(fnmatch.fnmatchcase(n, pat) for n in s[2])]
+        # Code of the image that no function owns (past a .size too small) may be anyone's.
+        hits = [s for s in sites if any(fnmatch.fnmatchcase(n, pat) for n in s[2])
+                or not (s[2] or required) and guest.read(s[0][0], 2)]
         known = any(fnmatch.fnmatchcase(n, pat) for n in names)
         if required:
             if not known:
