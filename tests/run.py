@@ -575,7 +575,17 @@ def main():
             print(f"{t.name:28} {','.join(t.groups)}")
         return 0
     out = os.path.normpath(a.O)
-    os.makedirs(os.path.join(out, "tests"), exist_ok=True)
+    # Every test and build writes under O: an unwritable O=, or a read-only checkout's
+    # build/, is one line before anything runs, not a traceback.
+    try:
+        os.makedirs(os.path.join(out, "tests"), exist_ok=True)
+        probe = os.path.join(out, "tests", f".writable.{os.getpid()}")
+        open(probe, "w").close()
+        os.unlink(probe)
+    except OSError as err:
+        print(f"run.py: error: cannot write the tests' folder {os.path.join(out, 'tests')}: "
+              f"{err.strerror} (make test O=DIR: a folder this user can write)", file=sys.stderr)
+        return 2
     gone = missing_tools(tests)
     skipped = [t for t in tests if set(t.needs) & set(gone)]
     for t in skipped:
