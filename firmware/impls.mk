@@ -92,8 +92,10 @@ $(IMPLS_H): FORCE
 $(IMG_OBJS): $(IMPLS_H) $(PEERS_H)
 
 # A user's source, built with the image's compiler and code generation
-# flags (not its -Werror: the code is not ours to keep warning-free).
-IMPL_SRC_CFLAGS = $(IMG_CODEGEN) -Wall -Wextra $(IMPL_CFLAGS)
+# flags (not its -Werror: the code is not ours to keep warning-free).  The
+# image links machine code: -fno-lto last, over an -flto of IMPL_CFLAGS, whose
+# object would hold only the compiler's bytecode, none of the three functions.
+IMPL_SRC_CFLAGS = $(IMG_CODEGEN) -Wall -Wextra $(IMPL_CFLAGS) -fno-lto
 # The file is the user's: no rule of make's own may remake it (an x.o
 # beside an x.s would be rebuilt by the host's as).  The object, as
 # compiled or as given, must be one the image can link (tools/elf.py user): an
