@@ -128,6 +128,9 @@ $(IMG_DIR)/obj/user-$(1).o: $(IMG_DIR)/obj/user/$(1).o tools/elf.py firmware/imp
 	$$(quiet) REFS $$@
 	$$(Q)why=$$$$(/usr/bin/python3 tools/elf.py user $$<) || \
 		{ echo "impl: error: $(1)=$(impl_src_$(1)): $$$$why" >&2; exit 1; }; \
+	i=$$$$($(CROSS_COMPILE)nm --defined-only $$< | awk '$$$$2 == "i" { print $$$$3 }') && \
+	{ [ -z "$$$$i" ] || { echo "impl: error: $(1)=$(impl_src_$(1)): $$$$i: an indirect" \
+		"function (STT_GNU_IFUNC), which the image cannot resolve" >&2; exit 1; }; } && \
 	l=$$$$($(CROSS_COMPILE)nm --defined-only $$< | awk -v p=user_$(1) '$$(IMPL_RENAME)') && \
 	$(OBJCOPY) $$$$l $$< $$@
 endef
@@ -136,9 +139,12 @@ endef
 # the functions under test; every other global symbol, data too, is localized, and it and the
 # file's static functions are renamed user_NAME.SYMBOL: no NAME holds a dot, so no two files'
 # symbols share a name, and user_* names each in the plugin's table and --impl-must-align.
+# nm's u (STB_GNU_UNIQUE) is a global too: a user's unique strcmp took the place of the
+# image's own.  An indirect function (nm's i, STT_GNU_IFUNC) is refused before: the image
+# resolves none (and ld aborts on one).
 IMPL_RENAME = $$2 ~ /^[A-Z]$$/ && $$3 ~ /^mem(cpy|move|set)$$/ { print "--redefine-sym " $$3 "=" \
-	p "_" $$3; next } $$3 ~ /^[$$.]/ { next } $$2 ~ /^([A-Z]|t)$$/ { print "--redefine-sym " $$3 \
-	"=" p "." $$3 } $$2 ~ /^[A-Z]$$/ { print "--localize-symbol " p "." $$3 }
+	p "_" $$3; next } $$3 ~ /^[$$.]/ { next } $$2 ~ /^([A-Z]|[tu])$$/ { print "--redefine-sym " \
+	$$3 "=" p "." $$3 } $$2 ~ /^([A-Z]|u)$$/ { print "--localize-symbol " p "." $$3 }
 $(foreach n,$(IMPL_NAMES),$(eval $(call impl_rules,$(n))))
 # The user's first: a file that cannot be used fails the build at once.
 $(IMG_OBJS): | $(IMPL_NAMES:%=$(IMG_DIR)/obj/user-%.o)
