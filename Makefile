@@ -272,9 +272,13 @@ $(IMG).bin: $(IMG).elf
 	$(quiet) OBJCOPY $@
 	$(Q)$(OBJCOPY) -O binary $< $@
 
+# objdump does not notice a write that fails (a full disk): the listing is
+# written beside, read back against a second run, and only then renamed into
+# place, never left half-written to pass for up to date.
 $(IMG).dis: $(IMG).elf
 	$(quiet) OBJDUMP $@
-	$(Q)$(OBJDUMP) -d $< > $@
+	$(Q)$(OBJDUMP) -d $< > $@.tmp && $(OBJDUMP) -d $< | cmp -s - $@.tmp && mv -f $@.tmp $@ || \
+		{ rm -f $@.tmp; echo "make: error: cannot write $@ whole (a full disk?)" >&2; exit 1; }
 
 -include $(IMG_OBJS:.o=.d)
 
