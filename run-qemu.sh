@@ -578,16 +578,6 @@ if [ "$has_finisher" = 1 ] && [ "$ended" = exited ] && [ "$qemu_rc" != "$status"
 	exit 125
 fi
 
-# What the image says of itself is evidence: a run passes when its whole log
-# does, as tools/wmlog.py judges it (make report's judge too): one run, its
-# EXIT: line sealed, a PASS: line for every group of its PLAN: line, no FAIL: or
-# TRAP: line anywhere, nothing after EXIT: (a user's function that prints an
-# EXIT: line of its own and ends QEMU through the finisher, say).
-if [ "$status" = 0 ]; then
-	/usr/bin/python3 "$top/tools/wmlog.py" verdict "$log" >&2
-	case $? in 0) ;; 1) status=1 ;; *) status=125 ;; esac
-fi
-
 # --impl-must-align: the user's functions, every one renamed user_NAME_*
 # (firmware/impls.mk), fail as ours do.
 user_fail=()
@@ -605,6 +595,15 @@ if tr -d '\r' <"$log" | grep -aq 'CSV:begin,wordmerge-bench,'; then
 	/usr/bin/python3 "$top/tools/report.py" summary "$log" --elf "$elf" ||
 		{ echo "run-qemu.sh: error: the benchmark lines are unusable (tools/report.py summary $log)" >&2
 		  [ "$status" = 0 ] && status=1; }
+fi
+# What the image says of itself is evidence: a run passes when its whole log
+# does, as tools/wmlog.py judges it (make report's judge too): one run, its
+# EXIT: line sealed, a PASS: line for every group of its PLAN: line, no FAIL: or
+# TRAP: line anywhere, nothing after EXIT: (a user's function that prints an
+# EXIT: line of its own and ends QEMU through the finisher, say).
+if [ "$status" = 0 ]; then
+	/usr/bin/python3 "$top/tools/wmlog.py" verdict "$log" >&2
+	case $? in 0) ;; 1) status=1 ;; *) status=125 ;; esac
 fi
 echo "run-qemu.sh: image status $status (log: $log)" >&2
 exit "$status"
