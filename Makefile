@@ -272,9 +272,13 @@ $(IMG).bin: $(IMG).elf
 	$(quiet) OBJCOPY $@
 	$(Q)$(OBJCOPY) -O binary $< $@
 
+# objdump does not notice a write that fails (a full disk): the listing is
+# written beside, read back against a second run, and only then renamed into
+# place, never left half-written to pass for up to date.
 $(IMG).dis: $(IMG).elf
 	$(quiet) OBJDUMP $@
-	$(Q)$(OBJDUMP) -d $< > $@
+	$(Q)$(OBJDUMP) -d $< > $@.tmp && $(OBJDUMP) -d $< | cmp -s - $@.tmp && mv -f $@.tmp $@ || \
+		{ rm -f $@.tmp; echo "make: error: cannot write $@ whole (a full disk?)" >&2; exit 1; }
 
 -include $(IMG_OBJS:.o=.d)
 
@@ -284,7 +288,8 @@ $(IMG).dis: $(IMG).elf
 # and runs them, -j from make -j or else one more than the number of cores.
 #   make test               install the Debian packages the tests need (the table's
 #                           [needs] records, tools/deps.sh), run them all
-#   make test STRICT=1      and fail on a test skipped for a missing tool (CI)
+#   make test STRICT=1      and fail on a test skipped for a missing tool (CI);
+#                           STRICT=0 or none: not; any other value is refused
 #   make test T="A B"       only the tests or groups named (tests/run.py --list)
 # tools/plugin.mk first: the others name its plugin in their rules' prerequisites,
 # which make expands as it reads them.
@@ -302,9 +307,12 @@ TEST_TABLE ?= tests/tests.cfg
 
 # make test runs where it can: a user who is not root, a system without
 # apt-get, a tool no package gives: run.py skips the tests whose tools are
-# missing.  STRICT=1 (CI): a skipped test fails the run.  Debian's python3
-# first, which run.py is run with.
+# missing.  STRICT=1 (CI): a skipped test fails the run; STRICT=0 or none: it
+# does not.  Any other value (yes, true, on) is refused, not taken for one of them.
+# Debian's python3 first, which run.py is run with.
 STRICT ?=
+$(if $(or $(filter-out 0 1,$(STRICT)),$(word 2,$(STRICT))),$(error STRICT=$(STRICT): 1 (a test \
+	skipped for a missing tool fails make test) or 0 (it does not), nothing else))
 .PHONY: test
 test:
 	$(Q)tools/deps.sh python3

@@ -52,7 +52,9 @@
 #                        terminal shows it through tools/elf.py symbolize
 #                        (sym+offset after the trap report's addresses)
 #                        and FILE.run beside it says how it was made (the
-#                        command line, QEMU's version, the image: make report)
+#                        command line, QEMU's version, the image: make report);
+#                        FILE is a regular file or a new one, not an input of
+#                        the run (--impl's FILE, --bios's, the ELF)
 #   --no-build           do not run make first
 #   --bios FILE          OpenSBI firmware (default: QEMU's bundled "default")
 #   --via-uboot          boot the way a board does: OpenSBI starts Debian's
@@ -99,7 +101,12 @@
 #   124     timeout: no EXIT: line within --timeout seconds
 #   125     the run ended without an EXIT: line, or with a malformed one (a
 #           status above 122 is one), or with a status that QEMU's own exit
-#           status contradicts (QEMU exited by itself through the finisher)
+#           status contradicts (QEMU exited by itself through the finisher),
+#           or a log that breaks the protocol (tools/wmlog.py check says where)
+#   A run whose image said 0 ends with 1 unless its whole log passes
+#   (tools/wmlog.py verdict, make report's judge too: docs/protocol.md):
+#   exactly one run, its EXIT: line sealed and last, a PASS: line for every
+#   group of its PLAN: line, no FAIL: or TRAP: line anywhere.
 #   126     run-qemu.sh's own error: bad usage (each option's value is
 #           checked before QEMU starts), a missing tool, the build failed
 #           (an --impl that make refuses, docs/impl.md), an unreadable or
@@ -164,7 +171,7 @@ case "$O" in /*) odir=$O ;; *) odir=$top/$O ;; esac
 cross=${CROSS_COMPILE:-riscv64-unknown-elf-}
 machine=virt smp=1 memory=256M timeout_s=600 silence_s= icount=1 check_align=0
 elf= built= log_given=0 build=1 bios=default mttcg=0 via_uboot=0 uboot= must_align=0
-extra=() impls=() args=("$@")
+extra=() impls=() inputs=() args=("$@")
 declare -A given # each option's last spelling, by name (--no-X is X's)
 while [ $# -gt 0 ]; do
 	# An option given again, or its opposite (--icount, --no-icount): the last counts,
@@ -229,7 +236,22 @@ for i in "${impls[@]}"; do
 	esac
 	[ -z "$why" ] || die "--impl '$i': $why; rename the file or give a symlink to it"
 	impl="${impl:+$impl }$i"
+	inputs+=("$f")
 done
+# The log is written, an input never is: not a user's file (--impl), the
+# firmware (--bios), the ELF (below).  It is a regular file or a new one: opening
+# a FIFO would block the run past --timeout, a device would be written to.
+[ "$bios" = default ] || [ "$bios" = none ] || inputs+=("$bios")
+refuse_log() { # FILE
+	local f
+	for f in "${inputs[@]}"; do
+		[ ! -e "$1" ] || [ ! "$1" -ef "$f" ] ||
+			die "--log $1 is an input of the run ($f); give another name"
+	done
+	[ ! -e "$1" ] || [ -f "$1" ] || [ -d "$1" ] ||
+		die "--log $1 is not a regular file; give a regular file's name or a new one"
+}
+[ "$log_given" = 0 ] || refuse_log "$log"
 
 # number OPTION VALUE WHAT MIN MAX: plain decimal numbers only (QEMU refuses
 # -smp 08, shell arithmetic would read a leading zero as octal), of at most 9
@@ -358,6 +380,8 @@ if [ "$log_given" = 0 ]; then
 	done
 fi
 { [ "$log" -ef "$elf" ] || [ "$log" -ef "$built" ]; } && die "--log $log is the ELF being booted"
+inputs+=("$elf" ${built:+"$built"})
+refuse_log "$log"
 { : >"$log"; } 2>/dev/null || die "cannot write the log $log"
 logged=$log # the log an interrupted run names: not before it is written
 # The log's side files are its run's: those of an earlier run of the same
@@ -571,6 +595,15 @@ if tr -d '\r' <"$log" | grep -aq 'CSV:begin,wordmerge-bench,'; then
 	/usr/bin/python3 "$top/tools/report.py" summary "$log" --elf "$elf" ||
 		{ echo "run-qemu.sh: error: the benchmark lines are unusable (tools/report.py summary $log)" >&2
 		  [ "$status" = 0 ] && status=1; }
+fi
+# What the image says of itself is evidence: a run passes when its whole log
+# does, as tools/wmlog.py judges it (make report's judge too): one run, its
+# EXIT: line sealed, a PASS: line for every group of its PLAN: line, no FAIL: or
+# TRAP: line anywhere, nothing after EXIT: (a user's function that prints an
+# EXIT: line of its own and ends QEMU through the finisher, say).
+if [ "$status" = 0 ]; then
+	/usr/bin/python3 "$top/tools/wmlog.py" verdict "$log" >&2
+	case $? in 0) ;; 1) status=1 ;; *) status=125 ;; esac
 fi
 echo "run-qemu.sh: image status $status (log: $log)" >&2
 exit "$status"

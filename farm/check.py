@@ -41,7 +41,7 @@ def labgrid(xml, path, failed_tests=""):
     elif said.split() != log.failed:
         problems.append(f"test_groups says the groups {said.split()} failed, the log {log.failed}")
     for g in log.failed:
-        first = (log.cases.get(g) or [log.groups[g]["line"]])[0]
+        first = next((l for l in log.fails if l.startswith(f"FAIL: {g} ")), log.groups[g]["line"])
         if first not in errors.get("test_groups", ""):
             problems.append(f"test_groups's message lacks {first!r}")
     return problems, ", ".join(f"{v} {k}" for k, v in tally.items()) + "; " + groups(log)

@@ -92,48 +92,45 @@ $(IMPLS_H): FORCE
 $(IMG_OBJS): $(IMPLS_H) $(PEERS_H)
 
 # A user's source, built with the image's compiler and code generation
-# flags (not its -Werror: the code is not ours to keep warning-free).
-IMPL_SRC_CFLAGS = $(IMG_CODEGEN) -Wall -Wextra $(IMPL_CFLAGS)
+# flags (not its -Werror: the code is not ours to keep warning-free).  The
+# image links machine code: -fno-lto last, over an -flto of IMPL_CFLAGS, whose
+# object would hold only the compiler's bytecode, none of the three functions.
+IMPL_SRC_CFLAGS = $(IMG_CODEGEN) -Wall -Wextra $(IMPL_CFLAGS) -fno-lto
 # The file is the user's: no rule of make's own may remake it (an x.o
 # beside an x.s would be rebuilt by the host's as).  The object, as
 # compiled or as given, must be one the image can link (tools/elf.py user): an
 # RV64 little-endian soft-float relocatable whose memcpy, memmove, memset
 # (one at least) are functions, and that needs nothing else (the image is
 # freestanding: no C library beneath it).  It is then renamed (IMPL_RENAME).
-# The object is rebuilt when what it is built from changes, by content, not
-# date: a file copied over with its older date kept (cp -p, tar x) or a
-# symlink retargeted is new code.  Its stamp holds the file's sha256, the
-# compiler's version and the flags, and on its second line the sha256 of
-# every file the compiler read (impl_dsum), and is rewritten only when they
-# change; after a compile the recipe writes that line anew from the
-# compiler's new list.
-IMPL_CC_VERSION := $(if $(IMPL),$(shell $(CC) --version 2>/dev/null | head -n 1))
-# The sha256 of the files a compile read, as its dependency output (gcc -MD: FILE.d) lists them.
-impl_dsum = sed -e 's/^[^:]*://' -e 's/\\$$//' $(call shq,$(1)) 2>/dev/null | \
-	xargs -r sha256sum 2>&1 | sha256sum
+# The object is built anew on every make, from a private copy of the file in a
+# folder of its own, and renamed into place: no stamp or date decides that a
+# user's code is current, since no list of what a compile reads (headers, an
+# assembler's .include or .incbin, IMPL_CFLAGS=@FILE, a header that comes to
+# shadow another) is complete; a C file compiles in about a second.  The
+# copy keeps the file's name (the compiler's messages name it), and
+# -iquote its folder finds its own headers there first, as for the original
+# (and the assembler's -I its .include files).
 define impl_rules
 $(impl_src_$(1)): ;
-impl_stamp_$(1) := $(shell sha256sum <$(call shq,$(impl_src_$(1)))) $(IMPL_CC_VERSION)
-impl_dsum_$(1) := $(shell $(call impl_dsum,$(IMG_DIR)/obj/user/$(1).d))
-$(IMG_DIR)/obj/user/$(1).stamp: FORCE
+$(IMG_DIR)/obj/user/$(1).o: FORCE
 	@mkdir -p $$(@D)
-	@printf '%s\n' $$(call shq,$$(impl_stamp_$(1)) $$(IMPL_SRC_CFLAGS)) '$$(impl_dsum_$(1))' | \
-		cmp -s - $$@ || printf '%s\n' $$(call shq,$$(impl_stamp_$(1)) $$(IMPL_SRC_CFLAGS)) \
-		'$$(impl_dsum_$(1))' >$$@
-$(IMG_DIR)/obj/user/$(1).o: $(impl_src_$(1)) $(IMG_DIR)/obj/user/$(1).stamp
-	@mkdir -p $$(@D)
-	$$(quiet) CC "$$< (IMPL $(1))"
-	$$(Q)rm -f $$(@:.o=.d)
-	$$(Q)$(if $(filter %.o,$(impl_src_$(1))),cp $$(call shq,$$<) $$@,$$(CC) $$(IMPL_SRC_CFLAGS) \
-		-MD -c $$(call shq,$$<) -o $$@ || \
+	$$(quiet) CC "$(impl_src_$(1)) (IMPL $(1))"
+	$$(Q)rm -f $$@ && d=$$$$(mktemp -d $$(@D)/$(1).XXXXXX) && trap 'rm -rf "$$$$d"' EXIT && \
+	cp $(call shq,$(impl_src_$(1))) "$$$$d"/$(call shq,$(notdir $(impl_src_$(1)))) && \
+	$(if $(filter %.o,$(impl_src_$(1))),cp "$$$$d"/$(call shq,$(notdir $(impl_src_$(1)))) \
+		"$$$$d/out.o",{ $$(CC) $$(IMPL_SRC_CFLAGS) -iquote $(call shq,$(dir $(impl_src_$(1)))) \
+		-Xassembler -I$(call shq,$(dir $(impl_src_$(1)))) \
+		-c "$$$$d"/$(call shq,$(notdir $(impl_src_$(1)))) -o "$$$$d/out.o" || \
 		{ echo "impl: error: $(1)=$(impl_src_$(1)): does not compile" \
-			"(the compiler's messages above)" >&2; exit 1; })
-	$$(Q){ head -n 1 $$(@:.o=.stamp) && $$(call impl_dsum,$$(@:.o=.d)); } >$$(@:.o=.stamp).new && \
-		mv $$(@:.o=.stamp).new $$(@:.o=.stamp) && touch $$@
+			"(the compiler's messages above)" >&2; exit 1; }; }) && \
+	mv "$$$$d/out.o" $$@
 $(IMG_DIR)/obj/user-$(1).o: $(IMG_DIR)/obj/user/$(1).o tools/elf.py firmware/impls.mk
 	$$(quiet) REFS $$@
 	$$(Q)why=$$$$(/usr/bin/python3 tools/elf.py user $$<) || \
 		{ echo "impl: error: $(1)=$(impl_src_$(1)): $$$$why" >&2; exit 1; }; \
+	i=$$$$($(CROSS_COMPILE)nm --defined-only $$< | awk '$$$$2 == "i" { print $$$$3 }') && \
+	{ [ -z "$$$$i" ] || { echo "impl: error: $(1)=$(impl_src_$(1)): $$$$i: an indirect" \
+		"function (STT_GNU_IFUNC), which the image cannot resolve" >&2; exit 1; }; } && \
 	l=$$$$($(CROSS_COMPILE)nm --defined-only $$< | awk -v p=user_$(1) '$$(IMPL_RENAME)') && \
 	$(OBJCOPY) $$$$l $$< $$@
 endef
@@ -142,9 +139,12 @@ endef
 # the functions under test; every other global symbol, data too, is localized, and it and the
 # file's static functions are renamed user_NAME.SYMBOL: no NAME holds a dot, so no two files'
 # symbols share a name, and user_* names each in the plugin's table and --impl-must-align.
+# nm's u (STB_GNU_UNIQUE) is a global too: a user's unique strcmp took the place of the
+# image's own.  An indirect function (nm's i, STT_GNU_IFUNC) is refused before: the image
+# resolves none (and ld aborts on one).
 IMPL_RENAME = $$2 ~ /^[A-Z]$$/ && $$3 ~ /^mem(cpy|move|set)$$/ { print "--redefine-sym " $$3 "=" \
-	p "_" $$3; next } $$3 ~ /^[$$.]/ { next } $$2 ~ /^([A-Z]|t)$$/ { print "--redefine-sym " $$3 \
-	"=" p "." $$3 } $$2 ~ /^[A-Z]$$/ { print "--localize-symbol " p "." $$3 }
+	p "_" $$3; next } $$3 ~ /^[$$.]/ { next } $$2 ~ /^([A-Z]|[tu])$$/ { print "--redefine-sym " \
+	$$3 "=" p "." $$3 } $$2 ~ /^([A-Z]|u)$$/ { print "--localize-symbol " p "." $$3 }
 $(foreach n,$(IMPL_NAMES),$(eval $(call impl_rules,$(n))))
 # The user's first: a file that cannot be used fails the build at once.
 $(IMG_OBJS): | $(IMPL_NAMES:%=$(IMG_DIR)/obj/user-%.o)

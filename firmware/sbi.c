@@ -39,6 +39,7 @@ long sbi_get_spec_version(void) { return sbi_base(0, 0); }
 long sbi_get_impl_id(void) { return sbi_base(1, 0); }
 long sbi_get_impl_version(void) { return sbi_base(2, 0); }
 long sbi_probe_extension(long ext) { return sbi_base(3, (unsigned long)ext); }
+long sbi_get_mvendorid(void) { return sbi_base(4, 0); }
 
 const char *sbi_impl_name(long id)
 {

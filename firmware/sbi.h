@@ -32,6 +32,8 @@ long sbi_get_impl_id(void);
 long sbi_get_impl_version(void);
 /* Non-zero if the extension is present. */
 long sbi_probe_extension(long ext);
+/* The hart's JEDEC vendor id: 0 on QEMU (and on a core of no vendor). */
+long sbi_get_mvendorid(void);
 const char *sbi_impl_name(long id);
 
 void sbi_legacy_putchar(int c);

@@ -122,3 +122,38 @@ cut_and_whole() {
 	$m --period "$1" --out $T/cut.csv 2>&1 &&
 	cmp <(grep -v '^#' $T/cut.csv) <(grep -v '^#' $base) && echo "the same figures, cut at $1 and $at"
 }
+
+# mk_user VAR=VALUE...: the image of $T built by make, quietly, with a user's file.
+mk_user() {
+	make -s --no-print-directory O=$T PEERS=0 PICOLIBC_REFS=0 "$@" all
+}
+
+# user_asm FILE.c OUT.s: FILE's assembly, as a user's .include would hold it.
+user_asm() {
+	riscv64-unknown-elf-gcc -S -march=rv64imac -mabi=lp64 -O2 -ffreestanding \
+		-fno-tree-loop-distribute-patterns "$1" -o "$2"
+}
+
+# size_4 SYM FILE.s: SYM's .size in FILE made 4 bytes, too small for its code.
+size_4() {
+	sed -i "s/^\t\.size\t$1, .*/\t.size\t$1, 4/" "$2" &&
+		grep -qx "$(printf '\t.size\t%s, 4' "$1")" "$2"
+}
+
+# dis_on_tmpfs KB: $B's image copied to a tmpfs, made then KB larger than what it holds,
+# its listing (.dis) then made there by make: "no listing left" after a failure, "the
+# listing whole" after a success; status 77 (skipped) where no tmpfs can be mounted.
+dis_on_tmpfs() {
+	local m=$T/m rc
+	mkdir -p $m && mount -t tmpfs -o size=256m tmpfs $m 2>/dev/null || return 77
+	mkdir $m/o && tar -C $B --exclude=./virt/wordmerge.dis --exclude='./boot*' -cf - . |
+		tar -C $m/o -xf - &&
+		mount -o remount,size=$(($(df -k --output=used $m | tail -n 1) + $1))k $m &&
+		make --no-print-directory O=$m/o $m/o/virt/wordmerge.dis
+	rc=$?
+	ls $m/o/virt/wordmerge.dis* 2>/dev/null || echo "no listing left"
+	[ "$rc" != 0 ] || riscv64-unknown-elf-objdump -d $m/o/virt/wordmerge.elf |
+		cmp - $m/o/virt/wordmerge.dis && echo "the listing whole"
+	umount $m
+	return $rc
+}

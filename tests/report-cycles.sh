@@ -89,10 +89,12 @@ pass "another build's model is refused (or, guessed, left out with the reason);"
 	"a CSV cut short is an error"
 
 # 3. A board's log (made from LOG: counters not in lockstep, a VisionFive 2,
-# cycles unlike instret): measured cycles against the U74 model, and the
-# ratio; instret is still what matches the builds.
+# whose hart names SiFive as its vendor, cycles unlike instret): measured
+# cycles against the U74 model, and the ratio; instret is still what matches
+# the builds.
 logedit edit "$log" "$dir/board.log" 'meta,key=counters_lockstep:value=0' \
-	"meta,key=platform:value='starfive,visionfive-2-v1.3b'" 'sweep:cycles=instret + instret // 3 + 5'
+	"meta,key=platform:value='starfive,visionfive-2-v1.3b'" "meta,key=mvendorid:value='0x489'" \
+	'sweep:cycles=instret + instret // 3 + 5'
 cyc=$(logedit get "$dir/board.log" sweep cycles fn=memcpy impl=wordmerge dst=0 src=0 n=64)
 ratio=$(awk -v a="$cyc" -v b="$u74" 'BEGIN { printf "×%.2f", a / b }')
 expect_rc 0 "report on a board's log" $report report "$dir/board.log" --out "$dir/board" \

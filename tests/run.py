@@ -413,6 +413,32 @@ def killpg(pgid, sig):
         pass
 
 
+def start_reaper():
+    """A process that outlives a SIGKILL of run.py, which no handler sees, to end then the
+    process group of every test and build still running: run.py tells it each group as it
+    starts (+PGID) and ends (-PGID) through a pipe whose end of file is run.py's end."""
+    global reaper
+    r, w = os.pipe()
+    if os.fork() == 0:
+        os.close(w)
+        os.setsid()         # out of make test's group: a Ctrl-C is run.py's to handle
+        null = os.open(os.devnull, os.O_RDWR)
+        for fd in (0, 1, 2):
+            os.dup2(null, fd)
+        live = set()
+        with os.fdopen(r) as f:
+            for line in f:
+                (live.add if line[0] == "+" else live.discard)(int(line[1:]))
+        for g in live:
+            killpg(g, signal.SIGKILL)
+        os._exit(0)
+    os.close(r)
+    reaper = os.fdopen(w, "w", buffering=1)
+
+
+reaper = None
+
+
 def run(cmd, log, env, timeout, name):
     """Run cmd (a list) in its own process group, output to log; returns
     (status, seconds, how): how is None, "timeout" (killed by the backstop;
@@ -425,6 +451,7 @@ def run(cmd, log, env, timeout, name):
             p = subprocess.Popen(cmd, cwd=TOP, env=env, stdin=subprocess.DEVNULL,
                                  stdout=f, stderr=subprocess.STDOUT, start_new_session=True)
             children[p] = name
+            reaper.write(f"+{p.pid}\n")
         how = None
         try:
             rc = p.wait(timeout)
@@ -438,6 +465,7 @@ def run(cmd, log, env, timeout, name):
             killpg(p.pid, signal.SIGKILL)
             with children_lock:
                 children.pop(p, None)
+                reaper.write(f"-{p.pid}\n")
                 if interrupted:
                     how = "interrupted"
     return rc, time.monotonic() - start, how
@@ -575,7 +603,17 @@ def main():
             print(f"{t.name:28} {','.join(t.groups)}")
         return 0
     out = os.path.normpath(a.O)
-    os.makedirs(os.path.join(out, "tests"), exist_ok=True)
+    # Every test and build writes under O: an unwritable O=, or a read-only checkout's
+    # build/, is one line before anything runs, not a traceback.
+    try:
+        os.makedirs(os.path.join(out, "tests"), exist_ok=True)
+        probe = os.path.join(out, "tests", f".writable.{os.getpid()}")
+        open(probe, "w").close()
+        os.unlink(probe)
+    except OSError as err:
+        print(f"run.py: error: cannot write the tests' folder {os.path.join(out, 'tests')}: "
+              f"{err.strerror} (make test O=DIR: a folder this user can write)", file=sys.stderr)
+        return 2
     gone = missing_tools(tests)
     skipped = [t for t in tests if set(t.needs) & set(gone)]
     for t in skipped:
@@ -597,6 +635,7 @@ def main():
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     env.setdefault("PEERS", "0")
     env.setdefault("PICOLIBC_REFS", "0")
+    start_reaper()
     start = time.monotonic()
 
     # One make per build directory, with every target its tests need; a

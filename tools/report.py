@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: MIT
-"""Render a wordmerge log's last complete benchmark block (tools/wmlog.py reads it) in the image's
+"""Render a wordmerge log's benchmark block (tools/wmlog.py reads it) in the image's
 order of implementations (lib's own first) and functions; docs/benchmarks.md says what they mean.
 
   summary LOG [--elf ELF]   the tables as text (run-qemu.sh prints them); mode quick: per call
@@ -22,7 +22,8 @@ order of implementations (lib's own first) and functions; docs/benchmarks.md say
         MISALIGNED-TOTAL: <n> accesses at <k> sites
       (sites: each misaligned instruction as +off:<L|S><size>x<count>).  SYM may be a glob
       ('wm_*'); both options repeat.  --fail-in SYM: `FAIL: misaligned access in <sym> at
-      <sym+off>` for each site in SYM, exit 1.  --require SYM: `PASS: control <sym> seen`, or
+      <sym+off>` for each site in SYM, and in <unknown> for each in the image's code no
+      function owns, exit 1.  --require SYM: `PASS: control <sym> seen`, or
       FAIL: and exit 1.  --log LOG: `MISALIGNED-IMPL: <impl> <loads> <stores>`, informative,
       for every implementation LOG's benchmark announces (CSV:impl).
 
@@ -82,7 +83,7 @@ class Run:
         self.big4 = {k[:4]: v for k, v in self.big.items()}  # n follows from the offsets
         self.matrix = {fn for fn in self.fns if len(pairs(self.big, fn)) == 64}  # 8x8 offsets
         self.lock = b.meta["counters_lockstep"] == "1"
-        self.board = not self.lock and "qemu" not in b.meta["platform"].lower()
+        self.board = not self.lock and int(b.meta.get("mvendorid", "0"), 0) != 0  # QEMU's: 0
         self.counts, self.why = (("instructions, exactly", "QEMU -icount: rdcycle = rdinstret")
             if self.lock else ("the core's", "rdcycle its cycles, rdinstret its instructions")
             if self.board else ("NOT meaningful", "QEMU without -icount: host clock ticks"))
@@ -464,9 +465,8 @@ def cmd_summary(args):
     """The tables as text; in mode quick (the suite image's) every counter of each call."""
     run = Run(args.log, allow_failed=True)
     b, sizes = run.b, args.elf and read_elf(args.elf, run)
-    last = run.log.which and f"; {run.log.which}"
     L = [f"wordmerge benchmark, mode {run.mode} ({run.path}: format {b.format}, "
-         f"{b.records + 2} CSV lines, CRC checked{last})"]
+         f"{b.records + 2} CSV lines, CRC checked)"]
     L += [f"{what}: {value}" for what, value in facts(run)] + textwrap.wrap(COUNTERS, 88)
     L += table(size_table(run, sizes)) if sizes else ["", "Code size: needs the image's ELF, --elf"]
     for kind, cells in (("sweep", run.sweep), ("extra cells", run.extra)):
@@ -489,8 +489,6 @@ def cmd_summary(args):
     if b.done:
         L.append(wmlog.DONE.format(**b.done) + (
             f" (misaligned accesses counted in {run.ours})" if b.done["failures"] else ""))
-    if run.log.status not in (None, 0):
-        L.append(f"(the image's EXIT: STATUS={run.log.status}: it failed, see the log)")
     print("\n".join(L))
     return 0
 
@@ -715,10 +713,9 @@ def report_md(run, args, sizes, targets, model, tried, cores, figs):
         with open(args.log + ".run") as f:
             run_info = " ".join(f.read().split())
     build = f"build id `{run.log.build_id}`, " if run.log.build_id else ""
-    last = run.log.which and f"; {run.log.which}"
     L = ["# wordmerge benchmark report\n",
          f"Made by `tools/report.py` from `{run.path}` (mode `{run.mode}`, {build}"
-         f"{b.records + 2} CSV lines, CRC-32 `{b.crc:08x}` checked{last}).\n",
+         f"{b.records + 2} CSV lines, CRC-32 `{b.crc:08x}` checked).\n",
          table((None, ["run", ""], facts(run) + [
              ("how it was run", run_info or "not recorded (no `LOG.run` file beside the log)"),
              ("cycle model", f"`{model['path']}`" if model else "absent (see Modeled cycles)")],
@@ -782,7 +779,6 @@ def cmd_report(args):
         wmlog.write_atomic(os.path.join(args.out, name), svg)
     wmlog.write_atomic(os.path.join(args.out, "report.md"), text)
     print(f"report: {os.path.join(args.out, 'report.md')} from {args.log}"
-          + (f", {run.log.which}" if run.log.which else "")
           + (f", cycle model {model['path']}" if model else ", no cycle model"))
     return 0
 
@@ -838,7 +834,9 @@ def cmd_misalign(a):
         print(f"MISALIGNED-IMPL: {impl} {loads} {stores}")
     status = 0
     for pat, required in [(p, False) for p in fail_in] + [(p, True) for p in require]:
-        hits = [s for s in sites if any(fnmatch.fnmatchcase(n, pat) for n in s[2])]
+        # Code of the image that no function owns (past a .size too small) may be anyone's.
+        hits = [s for s in sites if any(fnmatch.fnmatchcase(n, pat) for n in s[2])
+                or not (s[2] or required) and guest.read(s[0][0], 2)]
         known = any(fnmatch.fnmatchcase(n, pat) for n in names)
         if required:
             if not known:

@@ -6,6 +6,7 @@ the names of line forms, record kinds and fields live there, not here).
 
     wmlog.py check LOG     read LOG; a line that breaks the protocol is
                            exit status 2 with its line number
+    wmlog.py verdict LOG   PASS: or FAIL: LOG, and why (judge); exit status 1 on FAIL:
     wmlog.py progress      a live log on stdin as make bench shows it: its
                            CSV:progress and CSV:done records in words, EXIT:
 
@@ -150,19 +151,12 @@ class Log:
     def __init__(self, path):
         self.path = path
         self.build_id = self.verdict = self.plan = self.summary = self.status = self.sealed = None
-        self.pmu, self.groups, self.cases = [], {}, {}
-        self.fails, self.traps, self.benches, self.lines = [], [], [], []
+        self.groups, self.fails, self.traps, self.benches, self.lines = {}, [], [], [], []
 
     @property
     def bench(self):
         """The last complete benchmark block, or None."""
         return self.benches[-1] if self.benches else None
-
-    @property
-    def which(self):
-        """Which block the tools read, in words, if the log holds more than one; else ""."""
-        b, n = self.bench, len(self.benches)
-        return f"the last of {n} benchmark blocks (lines {b.line}-{b.end})" if n > 1 else ""
 
     @property
     def failed(self):
@@ -243,10 +237,10 @@ def read(path):
             raise Error(f"{where}: the run is damaged: its lines before make '{want}'")
         run = run_add(run, line)
         log.lines.append((n, tag, form, f))
+        if tag == "FAIL":       # every form: a case's line is a failure even beside a PASS:
+            log.fails.append(line)
         if form in ("build_id", "verdict"):
             setattr(log, form, f[form])
-        elif form == "phase":
-            log.pmu.append(f)
         elif form == "plan":
             log.plan = f["groups"].split()
             if len(log.plan) != int(f["count"]):
@@ -254,12 +248,8 @@ def read(path):
         elif form in ("group", "case"):
             if log.plan is not None and f["group"] not in log.plan:
                 raise Error(f"{where}: group {f['group']} is not in the PLAN: line")
-            if form == "case":
-                log.cases.setdefault(f["group"], []).append(line)
-            else:
+            if form == "group":     # a case's FAIL: line is one of fails
                 log.groups[f["group"]] = dict(f, result=tag, line=line)
-        elif tag == "FAIL":
-            log.fails.append(line)
         elif tag == "TRAP":
             log.traps.append(line)
         elif tag == "SUMMARY":
@@ -311,19 +301,28 @@ def read_plugin(path, magic, forms):
     return recs, dict(kv.partition("=")[::2] for kv in lines[-1][6:].split())
 
 
+def judge(log):
+    """Why LOG is not one whole passing run, or "": the one verdict of a log, run-qemu.sh's and
+    make report's; what the image says of itself is evidence (docs/protocol.md, the verdict)."""
+    runs, exits = ([n for n, _, f, _ in log.lines if f == form] for form in ("build_id", "exit"))
+    ns = [n for n, *_ in log.lines] + [n for b in log.benches for n in (b.line, b.end)]
+    bad = log.fails + log.traps
+    return (len(runs) != 1 and f"{len(runs)} runs (BANNER: build-id lines), not one"
+            or min(ns) < runs[0] and f"line {min(ns)}: a tagged line before the run"
+            or not exits and "no EXIT: line: the log is incomplete"
+            or max(ns) > exits[0] and f"line {max(ns)}: a tagged line after EXIT:"
+            or not log.sealed and "its EXIT: line has no lines= crc=: it cannot be checked whole"
+            or log.status and f"the image failed (EXIT: STATUS={log.status})"
+            or bad and f"a failure, '{bad[0]}'"
+            or log.missing and f"{log.missing[0]} of its PLAN: line has no PASS: line" or "")
+
+
 def read_bench(path, allow_failed=False):
-    """read(path) and its last complete benchmark block, an Error without one; unless
-    ALLOW_FAILED, one not whole (no sealed EXIT: line) or failed (its FAIL: or SUMMARY: too)."""
+    """read(path) and its benchmark block; none, or a log judge() fails, unless ALLOW_FAILED."""
     log = read(path)
-    if log.bench is None:
-        raise Error(f"{path}: no complete benchmark block (CSV:begin .. CSV:end)")
-    s, fails = log.summary or {}, log.fails + [log.groups[g]["line"] for g in log.failed]
-    why = (log.status is None and "no EXIT: line: the log is incomplete"
-           or not log.sealed and "its EXIT: line has no lines= crc=: it cannot be checked whole"
-           or log.status and f"the image failed (EXIT: STATUS={log.status})"
-           or fails and f"a failure, '{fails[0]}'"
-           or s.get("failures") and f"its SUMMARY: counts {s['failures']} failures")
-    if why and not allow_failed:
+    why = not log.bench and "no complete benchmark block (CSV:begin .. CSV:end)" or (
+        not allow_failed and judge(log))
+    if why:
         raise Error(f"{path}: {why}: refused")
     return log, log.bench
 
@@ -352,13 +351,17 @@ def progress(src, out):
 def main(argv):
     if argv[1:] == ["progress"]:
         return progress(sys.stdin, sys.stdout)
-    if len(argv) != 3 or argv[1] != "check":
+    if len(argv) != 3 or argv[1] not in ("check", "verdict"):
         print("usage:" + __doc__.split("\n\n")[1], file=sys.stderr)
         return 2
     try:
         log = read(argv[2])
     except (Error, OSError) as e:
         return fail("wmlog", e, 2)
+    if argv[1] == "verdict":
+        why = judge(log)
+        print(f"FAIL: {argv[2]}: {why}" if why else f"PASS: {argv[2]}: one whole passing run")
+        return int(bool(why))
     print(f"wmlog: {argv[2]}: {len(log.lines)} protocol lines, {len(log.groups)} groups"
           f"{', missing ' + ' '.join(log.missing) if log.missing else ''}, "
           f"{len(log.benches)} benchmark blocks, status {log.status}")

@@ -23,15 +23,14 @@ def test_boot(wordmerge_log):
 
 
 def test_groups(wordmerge_log, record_property):
-    """Each failed group is named, with its line and first failing case (a silent one:
+    """Each failed group is named, with every FAIL: line, its own and its cases' (a silent one:
     test_plan_complete)."""
     log = wordmerge_log
     _need_plan(log)
     record_property("failed_groups", " ".join(log.failed))
     if log.failed:
         pytest.fail(f"{len(log.failed)} of {len(log.plan)} groups failed: {' '.join(log.failed)}\n"
-                    + "\n".join(log.groups[g]["line"] + "\n" + (log.cases.get(g) or
-                                 ["(no case line)"])[0] for g in log.failed), pytrace=False)
+                    + "\n".join(log.fails), pytrace=False)     # each group's and case's
 
 
 def test_plan_complete(wordmerge_log):
@@ -56,7 +55,8 @@ def test_misaligned_trap_verdict(wordmerge_log, record_property):
     record_property("verdict", log.verdict)
     record_property("platform_traps", log.verdict == "this platform traps")
     counted = [f"{p['phase']}[{p['impl']}]: loads +{p['loads']} stores +{p['stores']}"
-               for p in log.pmu if not p["ref"] and (int(p["loads"]) or int(p["stores"]))]
+               for *_, form, p in log.lines     # the PMU: lines of the phases
+               if form == "phase" and not p["ref"] and (int(p["loads"]) or int(p["stores"]))]
     assert not counted, "misaligned accesses counted:\n" + "\n".join(counted)
 
 
@@ -79,10 +79,9 @@ def test_exit_status(wordmerge_log):
     log = wordmerge_log
     assert log.status is not None, f"no EXIT: line within {log.timeout:.0f} s"
     if log.status != 0:
-        failed = [r["line"] for r in log.groups.values() if r["result"] != "PASS"]
         summary = [log.console[n - 1] for n, tag, _, _ in log.lines if tag == "SUMMARY"]
-        pytest.fail(f"EXIT: STATUS={log.status}\n"
-                    + "\n".join(failed + log.fails + log.traps + summary), pytrace=False)
+        pytest.fail(f"EXIT: STATUS={log.status}\n"     # fails: the groups' lines too
+                    + "\n".join(log.fails + log.traps + summary), pytrace=False)
     if log.qemu_exitcode is not None:
         assert log.qemu_exitcode == log.status, (
             f"the image said STATUS={log.status} but QEMU exited {log.qemu_exitcode}")

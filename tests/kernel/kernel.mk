@@ -35,6 +35,7 @@ kernel-build: $(KERNEL_FAULT_SRCS)
 	$(call kernel_sh,build) $(KERNEL_LIB) \
 		$(join $(KERNEL_FAULTS:%=fault-%=),$(KERNEL_FAULT_SRCS))
 kernel-test:
+	$(fault_only_lib)
 	$(call kernel_sh,test) $(KERNEL_LIB)
 $(O)/kernel-faults/%/wordmerge.c: lib/wordmerge.c tests/faults.txt tests/apply-fault.sh
 	$(Q)tests/apply-fault.sh tests/faults.txt $* $@

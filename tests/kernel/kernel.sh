@@ -131,7 +131,9 @@ fi
 for v; do build "$v"; done
 [ "$mode" = test ] || exit 0
 name=${1%%=*} run=$run/${1%%=*}
-rm -rf "$run" && mkdir -p "$run" && cp "$kdir/img/$name/vmlinux" "$run/"
+# The kernel this run boots is copied under the lock, Image and vmlinux both: another
+# run may build another variant into $kdir/img/ once the lock is released.
+rm -rf "$run" && mkdir -p "$run" && cp "$kdir/img/$name/vmlinux" "$kdir/img/$name/Image" "$run/"
 flock -u 9
 
 # lib is the code that runs: in the kernel booted, __memcpy, __memset and
@@ -148,6 +150,6 @@ for f in memcpy memset memmove; do
 done
 say NM "$run/vmlinux: __memcpy, __memset, __memmove at lib's wm_memcpy, wm_memset, wm_memmove"
 
-boot "$kdir/img/$name" "$run"
+boot "$run" "$run"
 /usr/bin/python3 "$top/tests/kernel/compare.py" "$kdir/linux/tools/testing/kunit" \
 	"$kdir/img/stock/test.log" "$run/test.log" "$name"

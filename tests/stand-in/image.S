@@ -7,7 +7,9 @@
  * builds it:
  *   (default)        prints the image's first line, then nothing
  *   -DSILENT         prints nothing at all
- *   -DEXIT_STATUS=n  prints the first line and "EXIT: STATUS=n"
+ *   -DEXIT_STATUS=n  prints the first line and a whole run of no group:
+ *                    "BANNER: build-id " and its sealed "EXIT: STATUS=n ..."
+ *                    (make-image computes its seal, EXIT_SEAL)
  *   -DSHUTDOWN       prints the first line, then ends QEMU (SBI shutdown)
  *                    with no EXIT: line
  */
@@ -41,6 +43,7 @@ _start:
 message:
 	.ascii	"wordmerge test image: stand-in (tests/stand-in/image.S)\n"
 #ifdef EXIT_STATUS
-	.ascii	"EXIT: STATUS=" STR(EXIT_STATUS) "\n"
+	.ascii	"BANNER: build-id \n"
+	.ascii	"EXIT: STATUS=" STR(EXIT_STATUS) " lines=1 crc=" STR(EXIT_SEAL) "\n"
 #endif
 	.byte	0
