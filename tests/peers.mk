@@ -59,12 +59,13 @@ peer_code_newlib := $(peer_srcs_newlib) libc/string/memmove.c
 peer_hdrs_newlib :=
 peer_files = $(peer_code_$(1)) $(peer_hdrs_$(1))
 peer_count = $(if $(strip $(peer_files)),$(words $(peer_files)) files,all its files)
-# linux-tree: linux's whole tarball (no file named: tar extracts all), for make
-# kernel-test (tests/kernel/kernel.mk); not one of PEER_NAMES, so make peers
-# leaves its 1.5 GB alone.
-peer_pkg_linux-tree := $(peer_pkg_linux)
-peer_tar_linux-tree := $(peer_tar_linux)
-peer_top_linux-tree := $(peer_top_linux)
+# linux-tree: the whole tarball (no file named: tar extracts all) of Linux 6.12,
+# the long-term kernel RISC-V boards run, for make kernel-test
+# (tests/kernel/kernel.mk); not one of PEER_NAMES, so make peers leaves its
+# 1.7 GB alone.
+peer_pkg_linux-tree := linux-source-6.12
+peer_tar_linux-tree := /usr/src/linux-source-6.12.tar.xz
+peer_top_linux-tree := linux-source-6.12
 PEER_STAMPS := $(PEER_NAMES:%=$(PEERS_DIR)/%.ok)
 
 PEER_STATE := tests/peers/state.sh

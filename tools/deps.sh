@@ -30,6 +30,7 @@ riscv64-unknown-elf-objcopy | - | binutils-riscv64-unknown-elf | - | riscv64-elf
 riscv64-unknown-elf-readelf | - | binutils-riscv64-unknown-elf | - | riscv64-elf-binutils
 picolibc              | cross_file picolibc.specs | picolibc-riscv64-unknown-elf | - | -
 linux-source-6.1      | test -r /usr/src/linux-source-6.1.tar.xz | linux-source-6.1 | - | -
+linux-source-6.12     | test -r /usr/src/linux-source-6.12.tar.xz | linux-source-6.12 | - | -
 glibc-source          | test -r /usr/src/glibc/glibc-2.36.tar.xz | glibc-source | - | -
 newlib-source         | test -r /usr/src/newlib/newlib-3.3.0.tar.xz | newlib-source | - | -
 u-boot-qemu-smode     | test -r /usr/lib/u-boot/qemu-riscv64_smode/uboot.elf | u-boot-qemu | - | -
@@ -106,8 +107,7 @@ missing() {
 		done
 }
 report() {
-	echo "deps: missing tools:" >&2
-	printf '%s\n' "$miss" | awk -F'|' '{
+	printf '%s\n' "$miss" | awk -F'|' 'BEGIN { print "deps: missing tools:" } {
 		if ($3 == "-") printf "deps:   %-28s (no package known: put it on the PATH)\n", $1
 		else printf "deps:   %-28s Debian: %s, Fedora: %s, Arch: %s\n", $1, $3,
 			($4 == "-" ? "(none known)" : $4), ($5 == "-" ? "(none known)" : $5) }' >&2
@@ -159,19 +159,19 @@ export DEBIAN_FRONTEND=noninteractive
 wait=${DEPS_LOCK_WAIT:-600}
 apt() {
 	{ apt-get -o DPkg::Lock::Timeout="$wait" "$@" 2>&1; echo "apt-get status $?"; } |
-	awk -v w="$wait" -v q="'" '
-	/^apt-get status / { rc = $3; next }
+	awk -v w="$wait" -v q="'" '/^apt-get status / { rc = $3; next }
 	/Waiting for cache lock/ { if (!said++) printf "deps: another install holds the package " \
 		"manager%ss lock: waiting for it, at most %d s " \
 		"(apt-get -o DPkg::Lock::Timeout=%d)\n", q, w, w > "/dev/stderr"; next }
 	{ lock += /Could not get lock/; print } END { exit (rc && lock ? 3 : rc) }'
 }
 # A fresh machine has no package lists yet: refresh them once if needed.
-rc=0
 # shellcheck disable=SC2086 # one word per package
-apt install -y --no-install-recommends --no-remove $debs >/dev/null || rc=$?
+apt install -y --no-install-recommends --no-remove $debs >/dev/null && rc=0 || rc=$?
 if [ "$rc" != 0 ] && [ "$rc" != 3 ]; then
 	apt update >/dev/null || true
+	# Those the lists hold: an unknown one (linux-source-6.12 on main alone) fails them all.
+	debs=$(apt-cache show --no-all-versions $debs 2>/dev/null | sed -n 's/^Package: //p' | xargs)
 	rc=0; apt install -y --no-install-recommends --no-remove $debs >&2 || rc=$?
 fi
 # Whatever that policy said: the TFTP daemon is stopped, and not started at boot.

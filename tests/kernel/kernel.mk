@@ -5,7 +5,7 @@
 #
 #   make kernel-test [FAULT=NAME]    the kernel with lib (or with lib with that fault
 #                    of tests/faults.txt) and the stock kernel, built from Debian's
-#                    linux-source-6.1 (its whole tree: tests/peers.mk), booted, their
+#                    linux-source-6.12 (its whole tree: tests/peers.mk), booted, their
 #                    KUnit results compared
 #   make kernel-build [KERNEL_FAULTS="NAME ..."]   the stock kernel and its results,
 #                    the kernel with lib and one with each fault named, so that
@@ -14,17 +14,20 @@
 # KERNEL_DIR: the kernel tree, its one build folder and the kernels built there,
 # shared by every build folder (tests/run.py gives its builds the main build's):
 # a kernel takes minutes to build, and the kernels differ by one object.
-# KERNEL_JOBS: kunit.py's --jobs.
+# KERNEL_JOBS: kunit.py's --jobs.  KERNEL_CC: the kernels' compiler (its make's
+# CC; KERNEL_CROSS_COMPILE's binutils beside it).
 KERNEL_DIR ?= $(O)/kernel
 KERNEL_CROSS_COMPILE ?= riscv64-linux-gnu-
+KERNEL_CC ?= $(KERNEL_CROSS_COMPILE)gcc
 KERNEL_JOBS ?= 2
 KERNEL_FAULTS ?=
 KERNEL_DEPS := kernel-build-tools python3 qemu-system-riscv64 opensbi-firmware setpriv \
-	flock linux-source-6.1
+	flock linux-source-6.12
 # NAME=LIB_SRC of the kernel make kernel-test boots: lib, or lib with FAULT=NAME.
 KERNEL_LIB := $(if $(filter lib/wordmerge.c,$(FAULT_FILE)),fault-$(FAULT),lib)=$(LIB_SRC)
 KERNEL_FAULT_SRCS := $(KERNEL_FAULTS:%=$(O)/kernel-faults/%/wordmerge.c)
-kernel_sh = $(Q)KERNEL_CROSS_COMPILE=$(KERNEL_CROSS_COMPILE) KERNEL_JOBS=$(KERNEL_JOBS) \
+kernel_sh = $(Q)KERNEL_CROSS_COMPILE=$(KERNEL_CROSS_COMPILE) KERNEL_CC=$(KERNEL_CC) \
+	KERNEL_JOBS=$(KERNEL_JOBS) \
 	tests/kernel/kernel.sh $(1) $(PEERS_DIR)/linux-tree $(KERNEL_DIR) $(O)/kernel-test
 
 .PHONY: kernel-build kernel-test kernel-deps

@@ -1,36 +1,54 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 # Usage: kernel.sh build|test TREE KERNEL_DIR RUN_DIR [NAME=LIB_SRC ...]
+#        kernel.sh reloc OBJECT
 # (make kernel-build and make kernel-test run it: tests/kernel/kernel.mk)
 #
 # The Linux kernel's own KUnit (its kunit.py) on QEMU virt under OpenSBI, with
-# KASAN, built from TREE (Debian's linux-source-6.1, extracted whole by
+# KASAN, built from TREE (Debian's linux-source-6.12, extracted whole by
 # tests/peers.mk): stock, with arch/riscv/lib's assembly mem*, and NAME, with
 # LIB_SRC (lib/wordmerge.c, or a copy with a fault) as its mem*
 # (tests/kernel/Kbuild).  build: the stock
 # kernel and its KUnit results, and each NAME's kernel.  test (one NAME):
 # boots NAME's kernel, and tests/kernel/compare.py gives the verdict, its
 # results against the stock kernel's.  Exit 0 the same results, 1 not, 2 an
-# error (no kernel built, no results, lib not the code that ran).
+# error (no kernel built, no results, lib not the code that ran).  reloc: the
+# check of lib's object that test makes (below) alone, for its control.
 #
 # KERNEL_DIR holds, shared by every build folder and taken in turn under a
 # lock: linux/, TREE as hardlinks (the variant's files are added to its
 # arch/riscv/lib/ and removed again), build/, the one kunit.py build folder
 # (a variant rebuilds its own files and links), and img/VARIANT/, each
 # variant's kernel as built, reused while what it was built from (its
-# files, TREE, the kunitconfig, the compiler) is unchanged; the stock kernel's
-# KUnit log is kept there too.  RUN_DIR/NAME (under the make's O) holds
+# files, TREE, the kunitconfig, the compiler) is unchanged; the
+# stock kernel's KUnit log is kept there too.  RUN_DIR/NAME (under the make's O) holds
 # this run's copy of the kernel and its logs.  The environment gives
-# KERNEL_CROSS_COMPILE and KERNEL_JOBS.
+# KERNEL_CROSS_COMPILE (binutils), KERNEL_CC (the compiler) and KERNEL_JOBS.
 set -eu
-case $1:$# in build:[4-9]|build:[1-9][0-9]|test:5) ;; *)
-	echo "usage: $0 build|test TREE KERNEL_DIR RUN_DIR [NAME=LIB_SRC ...]" >&2; exit 2;; esac
+case ${1-}:$# in build:[4-9]|build:[1-9][0-9]|test:5|reloc:2) ;; *)
+	echo "usage: $0 build|test TREE KERNEL_DIR RUN_DIR [NAME=LIB_SRC ...] | reloc OBJECT" >&2
+	exit 2;; esac
+cross=${KERNEL_CROSS_COMPILE:-riscv64-linux-gnu-} jobs=${KERNEL_JOBS:-2}
+cc=${KERNEL_CC:-${cross}gcc}
+err() { echo "kernel-test: error: $*" >&2; exit 2; }
+say() { printf '  %-7s %s\n' "$1" "$2"; }
+
+# reloc OBJECT: the early boot code (arch/riscv/kernel/pi/) calls lib before
+# the kernel runs at the addresses it was linked for: lib's code, like the
+# assembly's, must then hold no absolute address, which only a relocation of
+# an absolute kind (not debug information's) in its object shows.
+reloc() {
+	local abs
+	abs=$("${cross}readelf" -rW "$1" | awk '/^Relocation section/ { sec = $3 }
+		$3 ~ /^R_RISCV_(32|64|HI20|LO12_[IS])$/ && sec !~ /debug/ { print sec, $3, $5; exit }')
+	[ -z "$abs" ] || err "$1: an absolute address, which the early boot code cannot use: $abs"
+	say RELOC "$1: no absolute address (fit for the early boot code)"
+}
+[ "$1" != reloc ] || { reloc "$2"; exit 0; }
+
 mode=$1 tree=$(realpath "$2") kdir=$(realpath -m "$3") run=$(realpath -m "$4")
 shift 4
 top=$(cd "$(dirname "$0")/../.." && pwd)
-cross=${KERNEL_CROSS_COMPILE:-riscv64-linux-gnu-} jobs=${KERNEL_JOBS:-2}
-err() { echo "kernel-test: error: $*" >&2; exit 2; }
-say() { printf '  %-7s %s\n' "$1" "$2"; }
 [ -f "$tree/tools/testing/kunit/kunit.py" ] || err "$tree is not a kernel tree with kunit.py"
 for v; do
 	case $v in stock=*|=*|*/*=*) err "$v: not NAME=LIB_SRC (NAME: not stock, no /)";; esac
@@ -44,7 +62,8 @@ mkdir -p "$kdir/img" "$kdir/bin"
 kunit() {
 	PATH="$kdir/bin:$PATH" setpriv --pdeathsig KILL /usr/bin/python3 \
 		"$kdir/linux/tools/testing/kunit/kunit.py" "$@" --arch=riscv \
-		--cross_compile="$cross" --kunitconfig="$top/tests/kernel/kunitconfig"
+		--cross_compile="$cross" --make_options="CC=$cc" \
+		--kunitconfig="$top/tests/kernel/kunitconfig"
 }
 qemu=$(command -v qemu-system-riscv64) || err \
 	"no qemu-system-riscv64 (tools/deps.sh qemu-system-riscv64)"
@@ -58,7 +77,7 @@ chmod +x "$kdir/bin/qemu-system-riscv64.tmp" && mv "$kdir/bin/qemu-system-riscv6
 boot() {
 	mkdir -p "$2/arch/riscv/boot"
 	cp "$1/Image" "$2/arch/riscv/boot/Image"
-	kunit exec --build_dir="$2" --timeout=300 > "$2/exec.log" 2>&1 || true
+	kunit exec --build_dir="$2" --timeout=600 > "$2/exec.log" 2>&1 || true
 	tally=$(grep -m1 'Testing complete' "$2/exec.log" | sed 's/.*Testing complete\. //')
 	say BOOT "$2/test.log: $tally"
 }
@@ -68,12 +87,13 @@ boot() {
 files() {
 	[ "$1" = stock ] && return 0
 	printf '%s %s\n' Kbuild "$top/tests/kernel/Kbuild" wordmerge.c "${1#*=}" \
-		wordmerge.h "$top/lib/wordmerge.h"
+		wordmerge.h "$top/lib/wordmerge.h" \
+		wordmerge_kernel.c "$top/tests/kernel/wordmerge_kernel.c"
 }
 # What a variant's kernel is built from, as one sha256.
 key() {
 	{ files "$1" | while read -r dest src; do echo "$dest"; cat "$src"; done
-	  cat "$top/tests/kernel/kunitconfig"; "${cross}gcc" --version | head -n 1
+	  cat "$top/tests/kernel/kunitconfig"; "$cc" --version | head -n 1
 	  stat -c '%i %Y' "$tree/Makefile"; } | sha256sum | cut -d' ' -f1
 }
 
@@ -96,7 +116,7 @@ build() {
 		mv "$kdir/linux.tmp" "$kdir/linux"
 	fi
 	local dir=$kdir/linux/arch/riscv/lib
-	rm -f "$dir/Kbuild" "$dir/wordmerge.c" "$dir/wordmerge.h"
+	rm -f "$dir/Kbuild" "$dir/wordmerge.c" "$dir/wordmerge.h" "$dir/wordmerge_kernel.c"
 	# Copies, not links: each with a new time, so that the build folder's
 	# objects of another variant are older than its sources.
 	files "$1" | while read -r dest src; do cp "$src" "$dir/$dest"; done
@@ -109,6 +129,7 @@ build() {
 	fi
 	echo $(($(date +%s) - start)) > "$img.tmp/seconds"
 	cp "$kdir/build/arch/riscv/boot/Image" "$kdir/build/vmlinux" "$kdir/build/.config" "$img.tmp/"
+	[ "$v" = stock ] || cp "$kdir/build/arch/riscv/lib/wordmerge_kernel.o" "$img.tmp/"
 	echo "$k" > "$img.tmp/key"
 	rm -rf "$img" && mv "$img.tmp" "$img"
 	say KERNEL "$v: built in $(cat "$img/seconds") s"
@@ -131,24 +152,36 @@ fi
 for v; do build "$v"; done
 [ "$mode" = test ] || exit 0
 name=${1%%=*} run=$run/${1%%=*}
-# The kernel this run boots is copied under the lock, Image and vmlinux both: another
-# run may build another variant into $kdir/img/ once the lock is released.
-rm -rf "$run" && mkdir -p "$run" && cp "$kdir/img/$name/vmlinux" "$kdir/img/$name/Image" "$run/"
+# The kernel this run boots is copied under the lock, Image and vmlinux both, with
+# lib's object: another run may build another variant into $kdir/img/ once the
+# lock is released.
+rm -rf "$run" && mkdir -p "$run" && cp "$kdir/img/$name/vmlinux" "$kdir/img/$name/Image" \
+	"$kdir/img/$name/wordmerge_kernel.o" "$run/"
 flock -u 9
 
-# lib is the code that runs: in the kernel booted, __memcpy, __memset and
-# __memmove are at lib's wm_memcpy, wm_memset and wm_memmove (nm), and
-# memcpy, memset and memmove elsewhere (KASAN's, which call them).
-syms=$("${cross}nm" "$run/vmlinux")
+# lib is the code that runs: in the kernel booted, each name the stock
+# kernel gives its assembly's __memcpy (memcpy, the early boot code's __pi_
+# ones) is at lib's wm_memcpy, and no other (KASAN's memcpy, where the
+# kernel has it, which calls __memcpy); the same for memset and memmove (nm).
+syms=$("${cross}nm" "$run/vmlinux") stock=$("${cross}nm" "$kdir/img/stock/vmlinux")
 for f in memcpy memset memmove; do
 	at=$(printf '%s\n' "$syms" | awk -v n="wm_$f" '$3 == n { print $1 }')
 	[ -n "$at" ] || err "$run/vmlinux has no wm_$f: lib is not in that kernel"
-	printf '%s\n' "$syms" | grep -q "^$at [Tt] __$f\$" ||
-		err "$run/vmlinux: __$f is not at lib's wm_$f (0x$at)"
-	printf '%s\n' "$syms" | grep -q "^$at [A-Za-z] $f\$" &&
-		err "$run/vmlinux: $f is lib's wm_$f, not KASAN's checking $f"
+	was=$(printf '%s\n' "$stock" | awk -v n="__$f" '$3 == n { print $1 }')
+	[ -n "$was" ] || err "$kdir/img/stock/vmlinux has no __$f"
+	names=
+	for a in "$f" "__$f" "__pi_$f" "__pi___$f"; do
+		if printf '%s\n' "$stock" | grep -q "^$was [A-Za-z] $a\$"; then
+			printf '%s\n' "$syms" | grep -q "^$at [A-Za-z] $a\$" ||
+				err "$run/vmlinux: $a is not at lib's wm_$f (0x$at)"
+			names="$names $a"
+		elif printf '%s\n' "$syms" | grep -q "^$at [A-Za-z] $a\$"; then
+			err "$run/vmlinux: $a is lib's wm_$f, not what the stock kernel has there"
+		fi
+	done
+	say NM "$run/vmlinux: at lib's wm_$f, as at the stock kernel's __$f:$names"
 done
-say NM "$run/vmlinux: __memcpy, __memset, __memmove at lib's wm_memcpy, wm_memset, wm_memmove"
+reloc "$run/wordmerge_kernel.o"
 
 boot "$run" "$run"
 /usr/bin/python3 "$top/tests/kernel/compare.py" "$kdir/linux/tools/testing/kunit" \
