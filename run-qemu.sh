@@ -23,10 +23,10 @@
 #   --icount             the default: QEMU runs under -icount shift=0, where
 #                        rdcycle and rdinstret count retired instructions
 #                        exactly (and time advances 1 ns for each)
-#   --no-icount          QEMU on its own clock: the run takes less than half
-#                        the CPU time, but rdcycle and rdinstret then follow
-#                        the host's clock, and the tables say their counts
-#                        are not meaningful
+#   --no-icount          QEMU on its own clock: the run takes less CPU time
+#                        (how much less depends on the host), but rdcycle
+#                        and rdinstret then follow the host's clock, and the
+#                        tables say their counts are not meaningful
 #   --check-alignment    load the misaligned-access QEMU plugin and print its
 #                        table, and each implementation's count (informative
 #                        but for ours); fail if lib's functions made any
@@ -92,7 +92,7 @@
 # Exit status:
 #   0..122  the image's status (its EXIT: STATUS=n line): 0 every check
 #           passed, 1 a check failed, 2 an unexpected trap, 3 an unusable
-#           device tree
+#           platform: its device tree, or too little memory
 #   123     silence: no line from the image within --silence seconds of
 #           OpenSBI's first output (or of QEMU's start, if QEMU printed
 #           nothing): OpenSBI stopped, or the image prints nothing
