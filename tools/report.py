@@ -220,11 +220,12 @@ def eval_target(run, t, sizes, model):
         raise Error(f"{t['where']}: the log announces no function {fn} "
                        f"(it has {', '.join(run.title)})")
     core = kind[:3] if kind[:3] in CORES else None
-    if n is None:
-        return verdict(*mix_target(run, fn, cls, core, model), bound, ceil)
-    cell = f"{fn} {size_label(n)} {cls}" + (f" {core.upper()} model" if core else "")
+    cell = (f"{fn} {size_label(n)} {cls}" if n is not None else f"{fn} fleet mix, "
+            f"{cls if cls == 'all' else cls + ' B'}") + (f" {core.upper()} model" if core else "")
     if core and model is None:
         return None, cell, NO_MODEL
+    if n is None:
+        return verdict(cell, *mix_target(run, fn, cls, core, model), bound, ceil)
     cells = {**model["sweep"], **model["extra"]} if core else run.sweep   # targets may name extras
     pts = {k: v[core] if core else v["instret"] for k, v in cells.items()
            if k[0] == fn and k[1] == run.ours and k[4] == n and cls in (
@@ -279,19 +280,15 @@ def mix_means(run, model, impl, fn):
 
 
 def mix_target(run, fn, cls, core, model):
-    """(cell, value, text) of a mix target (function mix class kind bound)."""
-    cell = f"{fn} fleet mix, {cls if cls == 'all' else cls + ' B'}" + (
-        f" {core.upper()} model" if core else "")
-    if core and model is None:
-        return cell, None, NO_MODEL
+    """(value, text) of a mix target (function mix class kind bound)."""
     m = mix_means(run, model, run.ours, fn).get(cls)
     if not m:
-        return cell, None, f"the log has no fleet mix of {fn}{'' if cls == 'all' else ' ' + cls}"
+        return None, f"the log has no fleet mix of {fn}{'' if cls == 'all' else ' ' + cls}"
     x = m[3 + CORES.index(core)] if core else m[1]
     if x is None:
-        return cell, None, f"not modeled in {model['path']}"
-    return cell, x, (f"{x:.2f} {'modeled cycles' if core else 'instructions'} per call, "
-                     f"mean of {m[0]} calls" + (f", llvm-mca -mcpu=sifive-{core}" if core else ""))
+        return None, f"not modeled in {model['path']}"
+    return x, (f"{x:.2f} {'modeled cycles' if core else 'instructions'} per call, "
+               f"mean of {m[0]} calls" + (f", llvm-mca -mcpu=sifive-{core}" if core else ""))
 
 
 def cmd_check(args):
@@ -840,15 +837,13 @@ def cmd_misalign(a):
     for pat, required in [(p, False) for p in fail_in] + [(p, True) for p in require]:
         hits = [s for s in sites if any(fnmatch.fnmatchcase(n, pat) for n in s[2])]
         known = any(fnmatch.fnmatchcase(n, pat) for n in names)
+        if not known:
+            print(f"FAIL: control {pat} is not a symbol of {a.elf}" if required else
+                  f"WARN: --fail-in {pat} matches no symbol in {a.elf} (typo, or inlined away?)")
         if required:
-            if not known:
-                print(f"FAIL: control {pat} is not a symbol of {a.elf}")
             print(f"PASS: control {pat} seen" if hits else f"FAIL: control {pat} not seen: "
                   "plugin did not observe the deliberate misaligned access")
         else:
-            if not known:
-                print(f"WARN: --fail-in {pat} matches no symbol in {a.elf} (typo, or "
-                      "inlined away?)")
             for (pc, size, kind, count, addr), func, _, where, _ in hits:
                 print(f"FAIL: misaligned access in {func} at {where} "
                       f"({dict(L='load', S='store')[kind]}{size} x{count}, e.g. addr 0x{addr:x})")

@@ -258,10 +258,8 @@ def read(path):
                 log.cases.setdefault(f["group"], []).append(line)
             else:
                 log.groups[f["group"]] = dict(f, result=tag, line=line)
-        elif tag == "FAIL":
-            log.fails.append(line)
-        elif tag == "TRAP":
-            log.traps.append(line)
+        elif tag in ("FAIL", "TRAP"):   # log.fails, log.traps
+            getattr(log, tag.lower() + "s").append(line)
         elif tag == "SUMMARY":
             log.summary = {k: int(v) for k, v in f.items()}
         elif tag == "EXIT":
