@@ -624,7 +624,7 @@ def plot(figs, name, title, panels, kind, ours):
     import matplotlib.pyplot as plt    # Debian python3-matplotlib; only make report draws
     plt.rcParams.update({"svg.hashsalt": "wordmerge", "font.size": 8, "axes.titley": 1})
     # The same bytes each time (the salt).  Margins in inches and titles at the panels' tops, not
-    # measured: one draw saves it.  No minor ticks on the log y axes: each an artist, 1-2-5 do.
+    # measured: one draw saves it.  No minor ticks on the log y axes: each an artist, 1-2-3-5 do.
     w, h = 4.6 * len(panels) + 1.9, 4    # the top .8: two lines of title, then the panels' titles
     fig, axes = plt.subplots(1, len(panels), figsize=(w, h), squeeze=False)
     fig.subplots_adjust(left=.8 / w, right=1 - 1.9 / w, bottom=.5 / h, top=1 - .8 / h, wspace=.3)
@@ -640,8 +640,8 @@ def plot(figs, name, title, panels, kind, ours):
             st = dict(label=impl + " (this lib)" * us, gid=f"series-{impl}", zorder=3 - (not us))
             fill = c if us else "none"
             if kind == "bar":
-                w = .8 / len(impls)     # the bars of a class side by side, in the legend's order
-                ax.bar([i + (j - len(impls) / 2 + .5) * w for i in range(len(xs))], ys, w,
+                bw = .8 / len(impls)    # the bars of a class side by side, in the legend's order
+                ax.bar([i + (j - len(impls) / 2 + .5) * bw for i in range(len(xs))], ys, bw,
                        color=c, edgecolor="black" if us else "none", **st)
             elif kind == "scatter":
                 ax.scatter(xs, ys, s=22, marker=mark, edgecolors=c, facecolors=fill, **st)
@@ -651,11 +651,14 @@ def plot(figs, name, title, panels, kind, ours):
         ax.set(title=p["title"], ylabel=p["ylabel"] + " (log)", yscale="log",
                xscale="linear" if kind == "bar" else "log", xlabel={"line": "size, bytes (log)",
                "bar": "size class, bytes", "scatter": "modeled cycles per call"}[kind])
-        ax.yaxis.set(major_locator=plt.LogLocator(subs=(1, 2, 5)), major_formatter="{x:g}",
+        ax.yaxis.set(major_locator=plt.LogLocator(subs=(1, 2, 3, 5)), major_formatter="{x:g}",
                      minor_locator=plt.NullLocator())
+        lo = min(y for pts in p["series"].values() for _, y in pts)     # a named tick below it
+        ax.set_ylim(max(t for t in ax.yaxis.get_major_locator().tick_values(lo / 10, lo)
+                        if t <= lo))
         if kind == "line":        # a tick at each measured size, the round ones named
             ns = sorted({x for pts in p["series"].values() for x, _ in pts})
-            named = [n for n in ns if n in (1, 8, 64, 512, 4096, 65536, 1 << 20)]
+            named = [n for n in ns if n in (1, 8, 64, 4096, 65536, 1 << 20)]
             ax.set_xticks(ns, [""] * len(ns), minor=True)
             ax.set_xticks(named, [size_label(n).removeprefix("n=") for n in named])
         elif kind == "bar":
@@ -665,7 +668,7 @@ def plot(figs, name, title, panels, kind, ours):
         ax.grid(alpha=.3)
     fig.legend(*axes[0][0].get_legend_handles_labels(), loc="upper left",
                bbox_to_anchor=(1 - 1.8 / w, 1 - .8 / h))
-    fig.suptitle(textwrap.fill(title, 55 * len(panels)))
+    fig.suptitle(textwrap.fill(title + ": lower is better" * (kind != "scatter"), 55 * len(panels)))
     svg, data = io.StringIO(), json.dumps({"kind": kind, "panels": panels})
     fig.savefig(svg, format="svg", metadata={"Date": None, "Title": title, "Description": data})
     plt.close(fig)
