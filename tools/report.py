@@ -230,12 +230,12 @@ def eval_target(run, t, sizes, model):
     pts = {k: v[core] if core else v["instret"] for k, v in cells.items()
            if k[0] == fn and k[1] == run.ours and k[4] == n and cls in (
                "any", pair_class(k[2], k[3]), f"{k[2]}" if k[3] is None else f"{k[2]},{k[3]}")}
-    if kind == "memcpy+":       # each pair against memcpy's at the same pair
+    why = f"not modeled in {model['path']}" if core else "not measured in this log"
+    if kind == "memcpy+" and pts:       # each pair against memcpy's at the same pair
         ref = {k: cells[("memcpy", *k[1:])]["instret"] for k in pts if ("memcpy", *k[1:]) in cells}
-        pts = {k: pts[k] - ref[k] for k in ref}
+        pts, why = {k: pts[k] - ref[k] for k in ref}, "no memcpy figures at its pairs"
     if not pts:
-        return None, cell, (f"not modeled in {model['path']}" if core else "no memcpy figures "
-                            "to compare with" if kind == "memcpy+" else "not measured in this log")
+        return None, cell, why
     k = max(pts, key=pts.get)
     v, pair = pts[k], cycles.pair(k[2], k[3])
     x, pre = v / n if kind.endswith("per_byte") else v, "memcpy +" if kind == "memcpy+" else ""
@@ -728,13 +728,18 @@ def report_md(run, args, sizes, targets, model, tried, cores, figs):
     L += ["## Code size\n", table(size_table(run, sizes), True) + f"\nFrom `{sizes['elf']}` "
           "(tools/elf.py).\n" if sizes else f"No image in `{args.images}` has the log's build id "
           f"`{run.log.build_id}`: `make report ... ELF=FILE` names it.\n"]
-    if targets:
+    if targets:     # the model's cells, when there is no model, in a sentence, not as rows
+        rows, vds = [t for t in targets if t[2] != NO_MODEL], {t[0] for t in targets}
         L += [f"## Targets: the bounds {run.ours} must stay within (`{args.targets}`)\n", table((
             None, ["cell", "verdict", "measured vs bound"],
             [[c, "–" if vd is None else vd if vd == "PASS" else f"**{vd}**", t]
-             for vd, c, t in targets], "lll"), True) + f"\n{run.ours}'s instructions, code size "
+             for vd, c, t in rows], "lll"), True) + f"\n{run.ours}'s instructions, code size "
             "and modeled cycles, each at the worst pair of the cell, as tests/bench-targets.txt "
-            "says; `make bench-check` checks the same.\n"]
+            "says; `make bench-check` checks the same. Lower is better." + " **UNMET**: above "
+            "its target, within the ceiling recorded when it was set: not met yet, no worse."
+            * ("UNMET" in vds) + " –: this log cannot judge the cell (why: beside it)."
+            * (None in vds) + f" {len(targets) - len(rows)} of the cycle model's cells are not "
+            f"shown: {NO_MODEL}." * (len(rows) < len(targets)) + "\n"]
     if run.mix:
         L += ["## Fleet call mix\n", "The calls Google's fleet makes (tests/fleet/, drawn by "
               "tools/fleetmix.py; docs/benchmarks.md): each implementation makes the same calls; "
