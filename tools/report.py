@@ -472,14 +472,16 @@ def cmd_summary(args):
                 f"{run.title[fn]}, {t[0]} ({kind}): instructions per call [per byte]", *t[1:]))]
             continue
         for fn, d, s in ((fn, d, s) for fn in run.fns for d, s in pairs(cells, fn)):
-            L += table((f"{run.title[fn]}, {pair_text(d, s)}: per call, counts {run.counts}",
+            L += table((f"{run.title[fn]}, {pair_text(d, s)}: per call, lower is better (* the "
+                        f"fewest rdcycle of each n), counts {run.counts}",
                         ["n", "implementation", "rdcycle", "rdinstret", "rdtime", "MB/s"],
-                        [[n, impl, v["cycles"], v["instret"], v["ticks"], mbps(v, run.hz)]
+                        [[n, impl + " *" * (v["cycles"] == min(w["cycles"] for k, w in cells.items()
+                                                             if k[0] == fn and k[2:] == (d, s, n))),
+                          v["cycles"], v["instret"], v["ticks"], mbps(v, run.hz)]
                          for n in sorted({k[4] for k in cells if k[0] == fn})
                          for impl in run.impls for v in [cells.get((fn, impl, d, s, n))] if v],
                         "rlrrrr"))
-    L += [x for t in mix_tables(run) for x in table(t)]
-    L += [x for t in (big_tables(run) if run.big else []) for x in table(t)]
+    L += [x for t in mix_tables(run) + (big_tables(run) if run.big else []) for x in table(t)]
     pmu = [f for n, _, form, f in run.log.lines if form == "phase" and n > b.line]
     L += [""] * bool(pmu) + [f"PMU: {f['phase']}[{f['impl']}]: misaligned loads +{f['loads']} "
                              f"stores +{f['stores']}{f['ref'] or ''}" for f in pmu]
