@@ -124,7 +124,7 @@ def examples(files, tag="run", update=False):
         with open(os.path.join(TOP, md), encoding="utf-8") as f:
             text = f.read()
         edits = []
-        for block in re.finditer(rf"<!-- {tag}: (.*?) -->\n```\n(.*?)```", text, re.S):
+        for block in re.finditer(rf"<!-- {tag}: ([^\n]*?) -->\n```\n(.*?)```", text, re.S):
             cmd, want = block[1], block[2]
             n += 1
             got = printed.get(cmd) if tag == "figures" else None
