@@ -6,8 +6,10 @@
 # Builds the wordmerge test image $O/virt/wordmerge.elf (when needed), boots
 # it on qemu-system-riscv64 under OpenSBI, mirrors the UART to a log and to
 # the terminal (there with the trap report's addresses named from the ELF by
-# tools/elf.py symbolize), prints the tables of its benchmark lines
-# (tools/report.py summary) and exits with the image's status: the number in
+# tools/elf.py symbolize, and without the benchmark's CSV: data lines and
+# its PMU: lines, which the tables show: --full-log), prints the tables of
+# its benchmark lines (tools/report.py summary: lower is better, * marks the
+# fewest counts of each size) and exits with the image's status: the number in
 # its "EXIT: STATUS=n" line.  QEMU is ended as soon as that line is complete,
 # whether or not the device tree names a test finisher (sifive_u has none).
 # This comment is the --help text.
@@ -23,10 +25,10 @@
 #   --icount             the default: QEMU runs under -icount shift=0, where
 #                        rdcycle and rdinstret count retired instructions
 #                        exactly (and time advances 1 ns for each)
-#   --no-icount          QEMU on its own clock: the run takes less than half
-#                        the CPU time, but rdcycle and rdinstret then follow
-#                        the host's clock, and the tables say their counts
-#                        are not meaningful
+#   --no-icount          QEMU on its own clock: the run takes less CPU time
+#                        (how much less depends on the host), but rdcycle
+#                        and rdinstret then follow the host's clock, and the
+#                        tables say their counts are not meaningful
 #   --check-alignment    load the misaligned-access QEMU plugin and print its
 #                        table, and each implementation's count (informative
 #                        but for ours); fail if lib's functions made any
@@ -55,6 +57,8 @@
 #                        command line, QEMU's version, the image: make report);
 #                        FILE is a regular file or a new one, not an input of
 #                        the run (--impl's FILE, --bios's, the ELF)
+#   --full-log           the terminal shows the whole log as it comes, the
+#                        benchmark's CSV: data lines and PMU: lines too
 #   --no-build           do not run make first
 #   --bios FILE          OpenSBI firmware (default: QEMU's bundled "default")
 #   --via-uboot          boot the way a board does: OpenSBI starts Debian's
@@ -94,7 +98,7 @@
 # Exit status:
 #   0..122  the image's status (its EXIT: STATUS=n line): 0 every check
 #           passed, 1 a check failed, 2 an unexpected trap, 3 an unusable
-#           device tree
+#           platform: its device tree, or too little memory
 #   123     silence: no line from the image within --silence seconds of
 #           OpenSBI's first output (or of QEMU's start, if QEMU printed
 #           nothing): OpenSBI stopped, or the image prints nothing
@@ -171,6 +175,7 @@ case "$O" in /*) odir=$O ;; *) odir=$top/$O ;; esac
 cross=${CROSS_COMPILE:-riscv64-unknown-elf-}
 machine=virt smp=1 memory=256M timeout_s=600 silence_s= icount=1 check_align=0
 elf= built= log_given=0 build=1 bios=default mttcg=0 via_uboot=0 uboot= must_align=0
+full_log=0
 extra=() impls=() inputs=() args=("$@")
 declare -A given # each option's last spelling, by name (--no-X is X's)
 while [ $# -gt 0 ]; do
@@ -201,6 +206,7 @@ while [ $# -gt 0 ]; do
 	--elf) [ $# -ge 2 ] || die "--elf needs a value"; elf=$2; build=0; shift 2 ;;
 	--log) [ $# -ge 2 ] || die "--log needs a value"; log=$2; log_given=1; shift 2 ;;
 	--no-build) build=0; shift ;;
+	--full-log) full_log=1; shift ;;
 	--bios) [ $# -ge 2 ] || die "--bios needs a value"; bios=$2; shift 2 ;;
 	--mttcg) mttcg=1; shift ;;
 	--via-uboot) via_uboot=1; shift ;;
@@ -466,6 +472,16 @@ echo "run-qemu.sh: qemu-system-riscv64 ${qemu_args[*]}" >&2
   echo "image: $(readlink -f -- "${built:-$elf}")"; } >"$log.run" 2>/dev/null
 setpriv --pdeathsig KILL qemu-system-riscv64 "${qemu_args[@]}" </dev/null >"$log" 2>&1 &
 qpid=$!
+# The terminal: the log without the benchmark block's data (its CSV: records
+# and the PMU: lines within it), which the tables after the run show; a line
+# says so.  --full-log: all of it, as the log has it.
+terminal() {
+	[ "$full_log" = 0 ] || exec cat
+	exec awk '/^\r*CSV:begin,/ { inb = 1 } /^\r*CSV:/ { n++; inb = !/^\r*CSV:end,/; next }
+		inb && /^\r*PMU: / { p++; next } { print; fflush() }
+		END { if (n) printf "run-qemu.sh: %d CSV: data lines and %d PMU: lines of the " \
+			"benchmark are in the log only; its tables follow (--full-log prints them all)\n", n, p }'
+}
 # The log stays what the UART said, as a board's serial capture would; the
 # terminal gets it with the trap report's addresses named from the ELF
 # (tools/elf.py symbolize: "sepc=0x... <sym+0x...>").  Should the
@@ -474,7 +490,8 @@ qpid=$!
 # this shell (--pdeathsig); the symbolizer at the end of tail's output.
 # SIGINT is ignored there (Python then leaves it so): a Ctrl-C ends the run through
 # on_signal, not the symbolizer with a traceback.
-{ trap '' INT; /usr/bin/python3 "$top/tools/elf.py" symbolize "$elf" || cat; } <"$state/uart" &
+{ trap '' INT; { /usr/bin/python3 "$top/tools/elf.py" symbolize "$elf" || cat; } | terminal; } \
+	<"$state/uart" &
 spid=$!
 setpriv --pdeathsig KILL tail -n +1 -s 0.2 -f --pid="$qpid" "$log" >"$state/uart" 2>/dev/null &
 tpid=$!

@@ -7,7 +7,7 @@
 #        keep the log as $(O)/bench/bench-MODE.log (how it was run beside it,
 #        in .log.run, written after the run: run-qemu.sh removes an earlier
 #        run's) and write $(O)/report/report.md.
-#        full (default): size sweep and the 32 MiB phase, about a minute.
+#        full (default): size sweep and the 32 MiB phase.
 #   make report LOG=FILE [ELF=FILE] [CYCLES=FILE] [CORE=u74|u54]
 #        the report ($(O)/report/) from any benchmark log (LOG and ELF taken as
 #        typed: spaces, quotes, $ and commas are the file's): QEMU's under -icount

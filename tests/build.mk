@@ -247,5 +247,5 @@ $(O)/boot-icount/status: $(PLUGIN_SO)
 $(O)/boot/status $(O)/boot-icount/status: $(IMG).elf run-qemu.sh
 	@mkdir -p $(@D)
 	$(quiet) BOOT $(@D)/run.log
-	$(Q)O=$(O) ./run-qemu.sh --no-build $(BOOT_ARGS) --timeout 300 --elf $(IMG).elf \
+	$(Q)O=$(O) ./run-qemu.sh --no-build --full-log $(BOOT_ARGS) --timeout 300 --elf $(IMG).elf \
 		--log $(@D)/run.log > $(@D)/out 2>&1; echo $$? > $@.tmp && mv $@.tmp $@

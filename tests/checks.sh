@@ -5,7 +5,8 @@
 
 # One boot of the test's image: its own arguments after these (later options win).
 boot() {
-	O="$B" ./run-qemu.sh --no-build --no-icount --timeout 300 --elf "$ELF" --log "$LOG" "$@"
+	O="$B" ./run-qemu.sh --no-build --no-icount --full-log --timeout 300 --elf "$ELF" --log "$LOG" \
+		"$@"
 }
 
 # runelf FILE ARGS: the ELF program FILE on this host, or under its qemu-user.

@@ -11,8 +11,10 @@ implementation of the log, a model's panel only implementations of the log;
 and every point equals the tables: a size sweep's points the per-byte figures
 of the table above the image (and every figure of the table is a point), the
 fleet call mix's bars the per-call means of its table, a board's measured
-against modeled cycles the per-call figures of the size sweep's tables.  One
-PASS:/FAIL: line per plot and a closing one; exit status 1 if any failed.
+against modeled cycles the per-call figures of the size sweep's tables; and
+the plot has a legend, and every legend's box lies inside the figure (the SVG's
+viewBox).  One PASS:/FAIL: line per plot and a closing one; exit status 1 if
+any failed.
 """
 import collections
 import json
@@ -70,6 +72,17 @@ def mix_figure(cell, counter, cores):
     return main if not m else m[1] if counter == "cycles" else m[2]
 
 
+def legends(svg):
+    """The SVG's canvas (x, y, w, h) and each legend's box (x0, y0, x1, y1): the bounds of its
+    frame, the first path matplotlib draws in a legend's group."""
+    view = [float(v) for v in re.search(r'viewBox="([^"]+)"', svg)[1].split()]
+    boxes = []
+    for m in re.finditer(r'<g id="legend_\d+">\s*<g id="patch_\d+">\s*<path d="([^"]+)"', svg):
+        nums = [float(v) for v in re.findall(r"-?\d+(?:\.\d*)?(?:e-?\d+)?", m[1])]
+        boxes.append((min(nums[0::2]), min(nums[1::2]), max(nums[0::2]), max(nums[1::2])))
+    return view, boxes
+
+
 def check(top, impls, table, name, sweeps):
     with open(os.path.join(top, name), encoding="utf-8") as f:
         svg = f.read()
@@ -84,6 +97,11 @@ def check(top, impls, table, name, sweeps):
             (collections.Counter({i: len(pts) if kind == "bar" else 1})
              for p in panels for i, pts in p["series"].items()), collections.Counter()):
         bad.append(f"the SVG draws {dict(drawn)}, not the series of its data")
+    (x, y, w, h), boxes = legends(svg)
+    bad += [] if boxes else ["no legend"]
+    bad += [f"a legend at x {x0:.0f}..{x1:.0f}, y {y0:.0f}..{y1:.0f} pt lies outside the figure "
+            f"({x:.0f}..{x + w:.0f}, {y:.0f}..{y + h:.0f} pt)" for x0, y0, x1, y1 in boxes
+            if x0 < x or y0 < y or x1 > x + w or y1 > y + h]
     cores = [p["counter"] for p in panels if p["counter"] not in ("instret", "cycles")]
     for p in panels:
         c, series = p["counter"], p["series"]
@@ -125,9 +143,10 @@ def main():
         why = check(top, impls, table, name, sweeps)
         failed += bool(why)
         print(f"FAIL: plots: {name}: {why}" if why else f"PASS: plots: {name} ({title}): "
-              "its series are the log's implementations, its points the tables' figures")
-    print(f"{'FAIL' if failed or not plots else 'PASS'}: plots: {len(plots)} plots, "
-          f"{failed} differ from the tables")
+              "its series are the log's implementations, its points the tables' figures, "
+              "its legend inside the figure")
+    verdict = "FAIL" if failed or not plots else "PASS"
+    print(f"{verdict}: plots: {len(plots)} plots, {failed} failed")
     return 1 if failed or not plots else 0
 
 

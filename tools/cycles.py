@@ -270,8 +270,7 @@ def cells_from_trace(windows, first, cells, insns, elf, harness):
         mine = [tuple((p, rep) for p, rep in ((run_pcs(pc, n), rep) for pc, n, rep in runs)
                       if p) for runs, _ in (next(it) for _ in range(c.get("calls", 1)))]
         if sum(map(count, mine)) != c["instret"]:
-            at = f"log line {c['line']}: " if c.get("line") else ""
-            raise Error(f"{at}{label(c)}: the trace holds {sum(map(count, mine))} instructions "
+            raise Error(f"{label(c)}: the trace holds {sum(map(count, mine))} instructions "
                         f"of the call{'s' if len(mine) > 1 else ''}, the log's instret says "
                         f"{c['instret']}")
         seqs += mine

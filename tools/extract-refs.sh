@@ -17,19 +17,18 @@ dir=$(mktemp -d "${out%.o}.XXXXXX")
 trap 'rm -rf "$dir"' EXIT
 case $1 in
 *.a)
-	lib=$1 objs=
+	lib=$1
+	shift
 	for sym in memcpy memmove memset; do
 		member=$("${cross}nm" -A --defined-only "$lib" 2>/dev/null |
 			awk -v s="$sym" '$NF == s && $(NF-1) ~ /^[TW]$/ { n = split($1, a, ":"); print a[n-1]; exit }')
 		[ -n "$member" ] || { echo "extract-refs: $lib defines no $sym" >&2; exit 1; }
 		(cd "$dir" && "${cross}ar" x "$lib" "$member")
 		mv "$dir/$member" "$dir/$sym.o"
-		objs="$objs $dir/$sym.o"
-	done
-	"${cross}ld" -r -o "$dir/all.o" $objs ;;
-*)
-	"${cross}ld" -r -o "$dir/all.o" "$@" ;;
+		set -- "$@" "$dir/$sym.o"
+	done ;;
 esac
+"${cross}ld" -r -o "$dir/all.o" "$@"
 # Objects may lack one of the three (newlib's riscv memset, assembly, is
 # not in the host's): the link says so if it is wanted.
 defined=$("${cross}nm" --defined-only "$dir/all.o")

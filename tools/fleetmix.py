@@ -144,12 +144,11 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
     h = sub.add_parser("header")
-    h.add_argument("dir")
-    h.add_argument("out")
     s = sub.add_parser("show")
-    s.add_argument("dir")
     for p in (h, s):
+        p.add_argument("dir")
         p.add_argument("--calls", type=int, default=400)
+    h.add_argument("out")
     a = ap.parse_args(argv)
     try:
         mixes = load(a.dir, a.calls)

@@ -221,21 +221,22 @@ def eval_target(run, t, sizes, model):
         raise Error(f"{t['where']}: the log announces no function {fn} "
                        f"(it has {', '.join(run.title)})")
     core = kind[:3] if kind[:3] in CORES else None
-    if n is None:
-        return verdict(*mix_target(run, fn, cls, core, model), bound, ceil)
-    cell = f"{fn} {size_label(n)} {cls}" + (f" {core.upper()} model" if core else "")
+    cell = (f"{fn} {size_label(n)} {cls}" if n is not None else f"{fn} fleet mix, "
+            f"{cls if cls == 'all' else cls + ' B'}") + (f" {core.upper()} model" if core else "")
     if core and model is None:
         return None, cell, NO_MODEL
+    if n is None:
+        return verdict(cell, *mix_target(run, fn, cls, core, model), bound, ceil)
     cells = {**model["sweep"], **model["extra"]} if core else run.sweep   # targets may name extras
     pts = {k: v[core] if core else v["instret"] for k, v in cells.items()
            if k[0] == fn and k[1] == run.ours and k[4] == n and cls in (
                "any", pair_class(k[2], k[3]), f"{k[2]}" if k[3] is None else f"{k[2]},{k[3]}")}
-    if kind == "memcpy+":       # each pair against memcpy's at the same pair
+    why = f"not modeled in {model['path']}" if core else "not measured in this log"
+    if kind == "memcpy+" and pts:       # each pair against memcpy's at the same pair
         ref = {k: cells[("memcpy", *k[1:])]["instret"] for k in pts if ("memcpy", *k[1:]) in cells}
-        pts = {k: pts[k] - ref[k] for k in ref}
+        pts, why = {k: pts[k] - ref[k] for k in ref}, "no memcpy figures at its pairs"
     if not pts:
-        return None, cell, (f"not modeled in {model['path']}" if core else "no memcpy figures "
-                            "to compare with" if kind == "memcpy+" else "not measured in this log")
+        return None, cell, why
     k = max(pts, key=pts.get)
     v, pair = pts[k], cycles.pair(k[2], k[3])
     x, pre = v / n if kind.endswith("per_byte") else v, "memcpy +" if kind == "memcpy+" else ""
@@ -280,19 +281,15 @@ def mix_means(run, model, impl, fn):
 
 
 def mix_target(run, fn, cls, core, model):
-    """(cell, value, text) of a mix target (function mix class kind bound)."""
-    cell = f"{fn} fleet mix, {cls if cls == 'all' else cls + ' B'}" + (
-        f" {core.upper()} model" if core else "")
-    if core and model is None:
-        return cell, None, NO_MODEL
+    """(value, text) of a mix target (function mix class kind bound)."""
     m = mix_means(run, model, run.ours, fn).get(cls)
     if not m:
-        return cell, None, f"the log has no fleet mix of {fn}{'' if cls == 'all' else ' ' + cls}"
+        return None, f"the log has no fleet mix of {fn}{'' if cls == 'all' else ' ' + cls}"
     x = m[3 + CORES.index(core)] if core else m[1]
     if x is None:
-        return cell, None, f"not modeled in {model['path']}"
-    return cell, x, (f"{x:.2f} {'modeled cycles' if core else 'instructions'} per call, "
-                     f"mean of {m[0]} calls" + (f", llvm-mca -mcpu=sifive-{core}" if core else ""))
+        return None, f"not modeled in {model['path']}"
+    return x, (f"{x:.2f} {'modeled cycles' if core else 'instructions'} per call, "
+               f"mean of {m[0]} calls" + (f", llvm-mca -mcpu=sifive-{core}" if core else ""))
 
 
 def cmd_check(args):
@@ -475,14 +472,16 @@ def cmd_summary(args):
                 f"{run.title[fn]}, {t[0]} ({kind}): instructions per call [per byte]", *t[1:]))]
             continue
         for fn, d, s in ((fn, d, s) for fn in run.fns for d, s in pairs(cells, fn)):
-            L += table((f"{run.title[fn]}, {pair_text(d, s)}: per call, counts {run.counts}",
+            L += table((f"{run.title[fn]}, {pair_text(d, s)}: per call, lower is better (* the "
+                        f"fewest rdcycle of each n), counts {run.counts}",
                         ["n", "implementation", "rdcycle", "rdinstret", "rdtime", "MB/s"],
-                        [[n, impl, v["cycles"], v["instret"], v["ticks"], mbps(v, run.hz)]
+                        [[n, impl + " *" * (v["cycles"] == min(w["cycles"] for k, w in cells.items()
+                                                             if k[0] == fn and k[2:] == (d, s, n))),
+                          v["cycles"], v["instret"], v["ticks"], mbps(v, run.hz)]
                          for n in sorted({k[4] for k in cells if k[0] == fn})
                          for impl in run.impls for v in [cells.get((fn, impl, d, s, n))] if v],
                         "rlrrrr"))
-    L += [x for t in mix_tables(run) for x in table(t)]
-    L += [x for t in (big_tables(run) if run.big else []) for x in table(t)]
+    L += [x for t in mix_tables(run) + (big_tables(run) if run.big else []) for x in table(t)]
     pmu = [f for n, _, form, f in run.log.lines if form == "phase" and n > b.line]
     L += [""] * bool(pmu) + [f"PMU: {f['phase']}[{f['impl']}]: misaligned loads +{f['loads']} "
                              f"stores +{f['stores']}{f['ref'] or ''}" for f in pmu]
@@ -625,7 +624,7 @@ def plot(figs, name, title, panels, kind, ours):
     import matplotlib.pyplot as plt    # Debian python3-matplotlib; only make report draws
     plt.rcParams.update({"svg.hashsalt": "wordmerge", "font.size": 8, "axes.titley": 1})
     # The same bytes each time (the salt).  Margins in inches and titles at the panels' tops, not
-    # measured: one draw saves it.  No minor ticks on the log y axes: each an artist, 1-2-5 do.
+    # measured: one draw saves it.  No minor ticks on the log y axes: each an artist, 1-2-3-5 do.
     w, h = 4.6 * len(panels) + 1.9, 4    # the top .8: two lines of title, then the panels' titles
     fig, axes = plt.subplots(1, len(panels), figsize=(w, h), squeeze=False)
     fig.subplots_adjust(left=.8 / w, right=1 - 1.9 / w, bottom=.5 / h, top=1 - .8 / h, wspace=.3)
@@ -641,8 +640,8 @@ def plot(figs, name, title, panels, kind, ours):
             st = dict(label=impl + " (this lib)" * us, gid=f"series-{impl}", zorder=3 - (not us))
             fill = c if us else "none"
             if kind == "bar":
-                w = .8 / len(impls)     # the bars of a class side by side, in the legend's order
-                ax.bar([i + (j - len(impls) / 2 + .5) * w for i in range(len(xs))], ys, w,
+                bw = .8 / len(impls)    # the bars of a class side by side, in the legend's order
+                ax.bar([i + (j - len(impls) / 2 + .5) * bw for i in range(len(xs))], ys, bw,
                        color=c, edgecolor="black" if us else "none", **st)
             elif kind == "scatter":
                 ax.scatter(xs, ys, s=22, marker=mark, edgecolors=c, facecolors=fill, **st)
@@ -652,11 +651,14 @@ def plot(figs, name, title, panels, kind, ours):
         ax.set(title=p["title"], ylabel=p["ylabel"] + " (log)", yscale="log",
                xscale="linear" if kind == "bar" else "log", xlabel={"line": "size, bytes (log)",
                "bar": "size class, bytes", "scatter": "modeled cycles per call"}[kind])
-        ax.yaxis.set(major_locator=plt.LogLocator(subs=(1, 2, 5)), major_formatter="{x:g}",
+        ax.yaxis.set(major_locator=plt.LogLocator(subs=(1, 2, 3, 5)), major_formatter="{x:g}",
                      minor_locator=plt.NullLocator())
+        lo = min(y for pts in p["series"].values() for _, y in pts)     # a named tick below it
+        ax.set_ylim(max(t for t in ax.yaxis.get_major_locator().tick_values(lo / 10, lo)
+                        if t <= lo))
         if kind == "line":        # a tick at each measured size, the round ones named
             ns = sorted({x for pts in p["series"].values() for x, _ in pts})
-            named = [n for n in ns if n in (1, 8, 64, 512, 4096, 65536, 1 << 20)]
+            named = [n for n in ns if n in (1, 8, 64, 4096, 65536, 1 << 20)]
             ax.set_xticks(ns, [""] * len(ns), minor=True)
             ax.set_xticks(named, [size_label(n).removeprefix("n=") for n in named])
         elif kind == "bar":
@@ -666,7 +668,7 @@ def plot(figs, name, title, panels, kind, ours):
         ax.grid(alpha=.3)
     fig.legend(*axes[0][0].get_legend_handles_labels(), loc="upper left",
                bbox_to_anchor=(1 - 1.8 / w, 1 - .8 / h))
-    fig.suptitle(textwrap.fill(title, 55 * len(panels)))
+    fig.suptitle(textwrap.fill(title + ": lower is better" * (kind != "scatter"), 55 * len(panels)))
     svg, data = io.StringIO(), json.dumps({"kind": kind, "panels": panels})
     fig.savefig(svg, format="svg", metadata={"Date": None, "Title": title, "Description": data})
     plt.close(fig)
@@ -725,13 +727,18 @@ def report_md(run, args, sizes, targets, model, tried, cores, figs):
     L += ["## Code size\n", table(size_table(run, sizes), True) + f"\nFrom `{sizes['elf']}` "
           "(tools/elf.py).\n" if sizes else f"No image in `{args.images}` has the log's build id "
           f"`{run.log.build_id}`: `make report ... ELF=FILE` names it.\n"]
-    if targets:
+    if targets:     # the model's cells, when there is no model, in a sentence, not as rows
+        rows, vds = [t for t in targets if t[2] != NO_MODEL], {t[0] for t in targets}
         L += [f"## Targets: the bounds {run.ours} must stay within (`{args.targets}`)\n", table((
             None, ["cell", "verdict", "measured vs bound"],
             [[c, "–" if vd is None else vd if vd == "PASS" else f"**{vd}**", t]
-             for vd, c, t in targets], "lll"), True) + f"\n{run.ours}'s instructions, code size "
+             for vd, c, t in rows], "lll"), True) + f"\n{run.ours}'s instructions, code size "
             "and modeled cycles, each at the worst pair of the cell, as tests/bench-targets.txt "
-            "says; `make bench-check` checks the same.\n"]
+            "says; `make bench-check` checks the same. Lower is better." + " **UNMET**: above "
+            "its target, within the ceiling recorded when it was set: not met yet, no worse."
+            * ("UNMET" in vds) + " –: this log cannot judge the cell (why: beside it)."
+            * (None in vds) + f" {len(targets) - len(rows)} of the cycle model's cells are not "
+            f"shown: {NO_MODEL}." * (len(rows) < len(targets)) + "\n"]
     if run.mix:
         L += ["## Fleet call mix\n", "The calls Google's fleet makes (tests/fleet/, drawn by "
               "tools/fleetmix.py; docs/benchmarks.md): each implementation makes the same calls; "
@@ -838,15 +845,13 @@ def cmd_misalign(a):
         hits = [s for s in sites if any(fnmatch.fnmatchcase(n, pat) for n in s[2])
                 or not (s[2] or required) and guest.read(s[0][0], 2)]
         known = any(fnmatch.fnmatchcase(n, pat) for n in names)
+        if not known:
+            print(f"FAIL: control {pat} is not a symbol of {a.elf}" if required else
+                  f"WARN: --fail-in {pat} matches no symbol in {a.elf} (typo, or inlined away?)")
         if required:
-            if not known:
-                print(f"FAIL: control {pat} is not a symbol of {a.elf}")
             print(f"PASS: control {pat} seen" if hits else f"FAIL: control {pat} not seen: "
                   "plugin did not observe the deliberate misaligned access")
         else:
-            if not known:
-                print(f"WARN: --fail-in {pat} matches no symbol in {a.elf} (typo, or "
-                      "inlined away?)")
             for (pc, size, kind, count, addr), func, _, where, _ in hits:
                 print(f"FAIL: misaligned access in {func} at {where} "
                       f"({dict(L='load', S='store')[kind]}{size} x{count}, e.g. addr 0x{addr:x})")
