@@ -237,8 +237,8 @@ def read(path):
             raise Error(f"{where}: the run is damaged: its lines before make '{want}'")
         run = run_add(run, line)
         log.lines.append((n, tag, form, f))
-        if tag == "FAIL":       # every form: a case's line is a failure even beside a PASS:
-            log.fails.append(line)
+        if tag in ("FAIL", "TRAP"):     # log.fails (a case's line too, beside a PASS:), log.traps
+            getattr(log, tag.lower() + "s").append(line)
         if form in ("build_id", "verdict"):
             setattr(log, form, f[form])
         elif form == "plan":
@@ -250,8 +250,6 @@ def read(path):
                 raise Error(f"{where}: group {f['group']} is not in the PLAN: line")
             if form == "group":     # a case's FAIL: line is one of fails
                 log.groups[f["group"]] = dict(f, result=tag, line=line)
-        elif tag == "TRAP":
-            log.traps.append(line)
         elif tag == "SUMMARY":
             log.summary = {k: int(v) for k, v in f.items()}
         elif tag == "EXIT":
