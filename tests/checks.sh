@@ -109,14 +109,17 @@ figures_changed() {
 	! cmp -s $T/good.md $T/b.md
 }
 
-# cut_and_whole PERIOD [BASE]: wordmerge's model of the build's trace with loops cut at
-# PERIOD ($T/cut.csv) and at BASE (default 0: whole, $T/base.csv; "build": the build's own
-# model, cycles-wordmerge.csv, not made again), and whether their figures are the same.
+# cut_and_whole PERIOD [BASE [IMPL]]: IMPL's (default wordmerge's) model of the build's
+# trace with loops cut at PERIOD ($T/cut.csv) and at BASE (default 0: whole, $T/base.csv;
+# "build": IMPL's rows of the build's own model, cycles.csv, not made again), and whether
+# their figures are the same.
 cut_and_whole() {
-	local m="tools/cycles.py model --elf $B/bench-trace/virt/wordmerge.elf --impl wordmerge
+	local impl=${3:-wordmerge}
+	local m="tools/cycles.py model --elf $B/bench-trace/virt/wordmerge.elf --impl $impl
 		--log $B/cycles/trace.log --trace $B/cycles/trace.trace" base=$T/base.csv at="at ${2:-0}"
 	if [ "${2-}" = build ]; then
-		base=$B/cycles/cycles-wordmerge.csv at="in the build's model"
+		at="in the build's model"
+		awk -F, -v i="$impl" '/^#/ { next } $1 == "fn" || $2 == i' $B/cycles/cycles.csv > $base
 	else
 		$m --period "${2:-0}" --out $base 2>&1 || return
 	fi
