@@ -18,11 +18,13 @@
 # KERNEL_DIR holds, shared by every build folder and taken in turn under a
 # lock: linux/, TREE as hardlinks (the variant's files are added to its
 # arch/riscv/lib/ and removed again), build/, the one kunit.py build folder
-# (a variant rebuilds its own files and links), and img/VARIANT/, each
+# (a variant rebuilds its own files and links), img/VARIANT/, each
 # variant's kernel as built, reused while what it was built from (its
-# files, TREE, the kunitconfig, the compiler) is unchanged; the
-# stock kernel's KUnit log is kept there too.  RUN_DIR/NAME (under the make's O) holds
-# this run's copy of the kernel and its logs.  The environment gives
+# files, TREE, the kunitconfig, the compiler) is unchanged, and results/, the
+# KUnit log of each kernel image booted, by the image's and QEMU's sha256 (a
+# boot takes a minute; the same image on the same QEMU gives the same
+# results).  RUN_DIR/NAME (under the make's O) holds this run's copy of the
+# kernel and its logs.  The environment gives
 # KERNEL_CROSS_COMPILE (binutils), KERNEL_CC (the compiler) and KERNEL_JOBS.
 set -eu
 case ${1-}:$# in build:[4-9]|build:[1-9][0-9]|test:5|reloc:2) ;; *)
@@ -82,6 +84,33 @@ boot() {
 	say BOOT "$2/test.log: $tally"
 }
 
+# results IMG_DIR OUT_DIR NAME: $log, the KUnit console log of IMG_DIR's Image:
+# that of an earlier boot of the same image on the same QEMU and OpenSBI, or
+# OUT_DIR's of a boot now (kept for the next only when KUnit's results were
+# read).  One boot of an image at a time.
+bios=/usr/share/qemu/opensbi-riscv64-generic-fw_dynamic.bin
+results() {
+	local key
+	key=$({ sha256sum < "$1/Image"; "$qemu" --version | head -n 1; sha256sum < "$bios"; } |
+		sha256sum | cut -d' ' -f1)
+	log=$kdir/results/$key.log
+	mkdir -p "$kdir/results"
+	exec 8> "$kdir/results/$key.lock"
+	flock 8
+	if [ -f "$log" ]; then
+		say BOOT "$3: the results of this image on this QEMU in $log"
+	else
+		rm -rf "$2"
+		boot "$1" "$2"
+		if grep -q 'Testing complete' "$2/exec.log"; then
+			cp "$2/test.log" "$log.tmp" && mv "$log.tmp" "$log"
+		else
+			log=$2/test.log
+		fi
+	fi
+	exec 8>&-
+}
+
 # The files variant NAME[=LIB_SRC] adds to arch/riscv/lib/ (none: stock), as "DEST
 # SOURCE" lines.
 files() {
@@ -139,16 +168,10 @@ build() {
 exec 9> "$kdir/lock"
 flock 9
 build stock
-# Its results once per kernel built: kept only if KUnit's were read.
-if ! [ -f "$kdir/img/stock/test.log" ]; then
-	rm -rf "$kdir/img/stock/run"
-	boot "$kdir/img/stock" "$kdir/img/stock/run"
-	grep -q 'Testing complete' "$kdir/img/stock/run/exec.log" ||
-		err "the stock kernel gave no KUnit results: $kdir/img/stock/run/test.log"
-	mv "$kdir/img/stock/run/test.log" "$kdir/img/stock/test.log"
-else
-	say BOOT "stock: the results in $kdir/img/stock/test.log (of that kernel as built)"
-fi
+results "$kdir/img/stock" "$kdir/img/stock/run" stock
+stock_log=$log
+[ "$stock_log" != "$kdir/img/stock/run/test.log" ] ||
+	err "the stock kernel gave no KUnit results: $stock_log"
 for v; do build "$v"; done
 [ "$mode" = test ] || exit 0
 name=${1%%=*} run=$run/${1%%=*}
@@ -183,6 +206,6 @@ for f in memcpy memset memmove; do
 done
 reloc "$run/wordmerge_kernel.o"
 
-boot "$run" "$run"
+results "$run" "$run/boot" "$name"
 /usr/bin/python3 "$top/tests/kernel/compare.py" "$kdir/linux/tools/testing/kunit" \
-	"$kdir/img/stock/test.log" "$run/test.log" "$name"
+	"$stock_log" "$log" "$name"
