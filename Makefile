@@ -226,8 +226,7 @@ include firmware/impls.mk
 $(IMG_DIR)/flags: FORCE
 	@mkdir -p $(@D)
 	@echo '$(IMG_FLAGS)' | cmp -s - $@ || echo '$(IMG_FLAGS)' > $@
-IMG_FLAGS = $(IMG_CFLAGS) $(IMG_LDFLAGS) LIB_SIZE=$(LIB_SIZE) LIB_CC=$(LIB_CC) IMPL=$(IMPL) \
-	IMPL_CFLAGS=$(IMPL_CFLAGS)
+IMG_FLAGS = $(IMG_CFLAGS) $(IMG_LDFLAGS) LIB_SIZE=$(LIB_SIZE) LIB_CC=$(LIB_CC)
 
 ifneq ($(FAULT),)
 $(FAULT_SRC): $(FAULT_FILE) tests/faults.txt tests/apply-fault.sh

@@ -89,7 +89,10 @@ IMPLS_H_LINES = '\#define WM_NIMPLS $(words $(IMPL_LIST))' '\#define WM_IMPL_LIS
 $(IMPLS_H): FORCE
 	@mkdir -p $(@D)
 	@printf '%s\n' $(IMPLS_H_LINES) | cmp -s - $@ || printf '%s\n' $(IMPLS_H_LINES) > $@
-$(IMG_OBJS): $(IMPLS_H) $(PEERS_H)
+# Made before any object; only those that include it (their .d files) are
+# rebuilt when it changes: a user's file added or taken away relinks the
+# image, it does not rebuild it.
+$(IMG_OBJS): | $(IMPLS_H) $(PEERS_H)
 
 # A user's source, built with the image's compiler and code generation
 # flags (not its -Werror: the code is not ours to keep warning-free).  The
