@@ -91,10 +91,12 @@ $(IMPLS_H): FORCE
 	@printf '%s\n' $(IMPLS_H_LINES) | cmp -s - $@ || printf '%s\n' $(IMPLS_H_LINES) > $@
 $(IMG_OBJS): $(IMPLS_H) $(PEERS_H)
 # The users' output sections, which linker/wordmerge.ld includes (from -L), rewritten only when
-# they change: none (an empty file) without IMPL=.
+# they change: none (an empty file) without IMPL=.  Every section of the object but its
+# thread-local .tdata and .tbss (ld's patterns are fnmatch's), which go with the image's.
 USERS_LD := $(IMG_DIR)/gen/wordmerge-users.ld
 IMG_LDFLAGS += -Wl,-L$(IMG_DIR)/gen
-USERS_LD_LINES = $(foreach n,$(IMPL_NAMES),'.user.$(n) : ALIGN(16) { *(.user.$(n).*) }') ''
+USERS_LD_LINES = $(foreach n,$(IMPL_NAMES),'.user.$(n) : ALIGN(16) {' \
+	'	*(.user.$(n).[!t]* .user.$(n).t .user.$(n).t[!bd]*)' '}') ''
 $(USERS_LD): FORCE
 	@mkdir -p $(@D)
 	@printf '%s\n' $(USERS_LD_LINES) | cmp -s - $@ || printf '%s\n' $(USERS_LD_LINES) > $@
