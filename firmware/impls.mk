@@ -93,6 +93,17 @@ $(IMPLS_H): FORCE
 # rebuilt when it changes: a user's file added or taken away relinks the
 # image, it does not rebuild it.
 $(IMG_OBJS): | $(IMPLS_H) $(PEERS_H)
+# The users' output sections, which linker/wordmerge.ld includes (from -L), rewritten only when
+# they change: none (an empty file) without IMPL=.  Every section of the object but its
+# thread-local .tdata and .tbss (ld's patterns are fnmatch's), which go with the image's.
+USERS_LD := $(IMG_DIR)/gen/wordmerge-users.ld
+IMG_LDFLAGS += -Wl,-L$(IMG_DIR)/gen
+USERS_LD_LINES = $(foreach n,$(IMPL_NAMES),'.user.$(n) : ALIGN(16) {' \
+	'	*(.user.$(n).[!t]* .user.$(n).t .user.$(n).t[!bd]*)' '}') ''
+$(USERS_LD): FORCE
+	@mkdir -p $(@D)
+	@printf '%s\n' $(USERS_LD_LINES) | cmp -s - $@ || printf '%s\n' $(USERS_LD_LINES) > $@
+$(IMG).elf: $(USERS_LD)
 
 # A user's source, built with the image's compiler and code generation
 # flags (not its -Werror: the code is not ours to keep warning-free).  The
@@ -135,13 +146,16 @@ $(IMG_DIR)/obj/user-$(1).o: $(IMG_DIR)/obj/user/$(1).o tools/elf.py firmware/imp
 	{ [ -z "$$$$i" ] || { echo "impl: error: $(1)=$(impl_src_$(1)): $$$$i: an indirect" \
 		"function (STT_GNU_IFUNC), which the image cannot resolve" >&2; exit 1; }; } && \
 	l=$$$$($(CROSS_COMPILE)nm --defined-only $$< | awk -v p=user_$(1) '$$(IMPL_RENAME)') && \
-	$(OBJCOPY) $$$$l $$< $$@
+	$(OBJCOPY) --prefix-alloc-sections=.user.$(1) $$$$l $$< $$@
 endef
 # objcopy's arguments that rename a user's object: its global or weak memcpy, memmove, memset
 # (a Linux-style __memcpy beside them is a helper like any other) become user_NAME_memcpy etc.,
 # the functions under test; every other global symbol, data too, is localized, and it and the
 # file's static functions are renamed user_NAME.SYMBOL: no NAME holds a dot, so no two files'
 # symbols share a name, and user_* names each in the plugin's table and --impl-must-align.
+# Its loaded sections are renamed .user.NAME.* (--prefix-alloc-sections), which the link puts
+# in an output section .user.NAME of their own (USERS_LD): where each byte of a user's lies is
+# the ELF's to say, not what the user's symbols claim (a .size too small).
 # nm's u (STB_GNU_UNIQUE) is a global too: a user's unique strcmp took the place of the
 # image's own.  An indirect function (nm's i, STT_GNU_IFUNC) is refused before: the image
 # resolves none (and ld aborts on one).

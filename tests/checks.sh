@@ -138,6 +138,17 @@ user_asm() {
 		-fno-tree-loop-distribute-patterns "$1" -o "$2"
 }
 
+# misalign_at SYM: tools/report.py misalign's table of one misaligned load at SYM's address
+# in $ELF (a record as the plugin writes it), and run-qemu.sh --impl-must-align's checks.
+misalign_at() {
+	local a
+	a=$(riscv64-unknown-elf-nm $ELF | awk -v s="$1" '$3 == s { print $1 }') && [ -n "$a" ] &&
+		printf '# misalign-plugin v4 target=riscv64\nL %s 8 1 8020b141\n%s\n' "$a" \
+			'# end records=1 accesses=1 checked=1' >$T/raw &&
+		tools/report.py misalign $T/raw $ELF --fail-in 'memcpy,memmove,memset,wm_*' \
+			--fail-in 'user_*'
+}
+
 # size_4 SYM FILE.s: SYM's .size in FILE made 4 bytes, too small for its code.
 size_4() {
 	sed -i "s/^\t\.size\t$1, .*/\t.size\t$1, 4/" "$2" &&

@@ -141,6 +141,11 @@ class Elf:
         hit = self.function_at(addr)
         return hit and f"{hit[0][0].name}+0x{hit[1]:x}"
 
+    def owners(self):
+        """{NAME: (start, end)} of each user's object: its own output section .user.NAME."""
+        return {s.name[6:]: (s["sh_addr"], s["sh_addr"] + s["sh_size"])
+                for s in self.elf.iter_sections() if s.name.startswith(".user.")}
+
 
 def check(path, load_addr):
     """Error unless QEMU can boot path at load_addr."""

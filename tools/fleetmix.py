@@ -143,8 +143,7 @@ def header(mixes, calls, folder):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
-    h = sub.add_parser("header")
-    s = sub.add_parser("show")
+    h, s = sub.add_parser("header"), sub.add_parser("show")
     for p in (h, s):
         p.add_argument("dir")
         p.add_argument("--calls", type=int, default=400)

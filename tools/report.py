@@ -20,12 +20,12 @@ order of implementations (lib's own first) and functions; docs/benchmarks.md say
       the misalign plugin's records (tools/plugin.c mode=misalign, its out=RAW) by function of ELF:
         MISALIGNED: <function> <loads> <stores> <first-pc> (<sym+off>) <addr> <sites>
         MISALIGNED-TOTAL: <n> accesses at <k> sites
-      (sites: each misaligned instruction as +off:<L|S><size>x<count>).  SYM may be a glob
+      (sites: each misaligned instruction as +off:<L|S><size>x<count>; a user's code no function
+      holds is user_NAME.o's, code no implementation owns <unknown>'s).  SYM may be a glob
       ('wm_*'); both options repeat.  --fail-in SYM: `FAIL: misaligned access in <sym> at
-      <sym+off>` for each site in SYM, and in <unknown> for each in the image's code no
-      function owns, exit 1.  --require SYM: `PASS: control <sym> seen`, or
-      FAIL: and exit 1.  --log LOG: `MISALIGNED-IMPL: <impl> <loads> <stores>`, informative,
-      for every implementation LOG's benchmark announces (CSV:impl).
+      <sym+off>` for each site in SYM or <unknown>, exit 1.  --require SYM: `PASS: control
+      <sym> seen`, or FAIL: and exit 1.  --log LOG: `MISALIGNED-IMPL: <impl> <loads> <stores>`,
+      informative, for every implementation LOG's benchmark announces (a user's: its object's).
 
 Exit status 2 with one line saying why: a log that breaks the protocol, a failed run (summary
 shows it all the same), an ELF or a cycle model of another build, any other unusable input.
@@ -791,7 +791,7 @@ def cmd_report(args):
 
 
 def read_misalign(path):
-    """(checked, [(pc, size, kind, count, addr)]) of the misalign plugin's report, by pc."""
+    """(checked, [(pc, size, kind, count, addr)]) of the plugin's report, by pc, kind, size."""
     recs, end = wmlog.read_plugin(path, "misalign-plugin v4", dict(L="xddx", S="xddx"))
     for no, _, (pc, size, count, addr) in recs:
         if size not in (1, 2, 4, 8, 16) or count <= 0:
@@ -799,27 +799,29 @@ def read_misalign(path):
     if end.get("records") != str(len(recs)) or not end.get("checked", "").isdigit():
         raise Error(f"{path}: its trailer says records={end.get('records')} checked="
                     f"{end.get('checked')}, for {len(recs)} records read")
-    return (int(end["checked"]),
-            sorted((pc, size, kind, count, addr) for _, kind, (pc, size, count, addr) in recs))
+    return int(end["checked"]), sorted(((pc, size, kind, count, addr) for _, kind, (
+        pc, size, count, addr) in recs), key=lambda r: (r[0], r[2], r[1]))
 
 
 def cmd_misalign(a):
     """The misalign plugin's records as a table by function, and the --fail-in/--require checks."""
     fail_in, require = ([x.strip() for v in opt or () for x in v.split(",") if x.strip()]
                         for opt in (a.fail_in, a.require))
-    checked, records = read_misalign(a.raw)
-    guest = elfmod.Elf(a.elf)
-    names = {f.name for f in guest.functions()}
-    bench = a.log and wmlog.read(a.log).bench
-    sites = []                  # (record, function, every name of it, where, site)
+    (checked, records), guest = read_misalign(a.raw), elfmod.Elf(a.elf)
+    bench, funcs, owners = a.log and wmlog.read(a.log).bench, {}, guest.owners()
+    owner = lambda pc: next((n for n, (lo, hi) in owners.items() if lo <= pc < hi), None)
     for r in records:
-        hit = guest.function_at(r[0])
-        func, aliases = (hit[0][0].name, [f.name for f in hit[0]]) if hit else ("<unknown>", [])
-        where, off = (f"{func}+0x{hit[1]:x}", f"+0x{hit[1]:x}") if hit else (f"0x{r[0]:x}",) * 2
-        sites.append((r, func, aliases, where, f"{off}:{r[2]}{r[1]}x{r[3]}"))
-    funcs = {}                  # by pc, a load before a store, smaller first
-    for site in sorted(sites, key=lambda x: (x[0][0], x[0][2], x[0][1])):
-        funcs.setdefault(site[1], []).append(site)
+        # Where code lies says whose it is: a symbol names only code of its own object (a .size
+        # too large claims no more), and a user's object past every .size is that user's still:
+        # user_NAME.o, a name that only NAME's own symbols can hold.
+        user, hit = owner(r[0]), guest.function_at(r[0])
+        names = [f.name for f in hit[0] if owner(f.addr) == user] if hit else []
+        func = names[0] if names else f"user_{user}.o" if user else "<unknown>"
+        where, off = (f"{func}+0x{hit[1]:x}", f"+0x{hit[1]:x}") if names else (f"0x{r[0]:x}",) * 2
+        funcs.setdefault(func, []).append(types.SimpleNamespace(
+            r=r, func=func, where=where, site=f"{off}:{r[2]}{r[1]}x{r[3]}", user=user,
+            names=names or [func] * bool(user)))
+    sites = [s for ss in funcs.values() for s in ss]
     print(f"# plugin checked {checked} data accesses")
     if checked == 0:
         print("WARN: the plugin saw no data access at all")
@@ -828,35 +830,33 @@ def cmd_misalign(a):
     if not funcs:
         print("MISALIGNED: none")
     width = max([len(f) for f in funcs] + [8])
-    for func, ss in sorted(funcs.items(), key=lambda kv: kv[1][0][0][0]):
-        (pc, _, _, _, addr), where = ss[0][0], ss[0][3]
-        loads, stores = (sum(s[0][3] for s in ss if s[0][2] == k) for k in "LS")
-        print(f"MISALIGNED: {func:<{width}} {loads:7d} {stores:7d}  0x{pc:x} ({where})  "
-              f"0x{addr:x}  {' '.join(s[4] for s in ss)}")
+    for func, ss in funcs.items():
+        loads, stores = (sum(s.r[3] for s in ss if s.r[2] == k) for k in "LS")
+        print(f"MISALIGNED: {func:<{width}} {loads:7d} {stores:7d}  0x{ss[0].r[0]:x} "
+              f"({ss[0].where})  0x{ss[0].r[4]:x}  {' '.join(s.site for s in ss)}")
     print(f"MISALIGNED-TOTAL: {sum(r[3] for r in records)} accesses at {len(records)} sites")
-    for impl in bench.impls if bench else ():
+    for impl in bench.impls if bench else ():     # a user's: its object; another's: its symbols
         syms = {s for (i, _), s in bench.symbols.items() if i == impl}
-        loads, stores = (sum(s[0][3] for s in sites if s[0][2] == k and syms & set(s[2]))
-                         for k in "LS")
+        loads, stores = (sum(s.r[3] for s in sites if s.r[2] == k and (
+            s.user == impl if impl in owners else syms & set(s.names))) for k in "LS")
         print(f"MISALIGNED-IMPL: {impl} {loads} {stores}")
-    status = 0
+    status, symbols = 0, {f.name for f in guest.functions()}
     for pat, required in [(p, False) for p in fail_in] + [(p, True) for p in require]:
-        # Code of the image that no function owns (past a .size too small) may be anyone's.
-        hits = [s for s in sites if any(fnmatch.fnmatchcase(n, pat) for n in s[2])
-                or not (s[2] or required) and guest.read(s[0][0], 2)]
-        known = any(fnmatch.fnmatchcase(n, pat) for n in names)
-        if not known:
+        # Code no implementation owns (no function's, no user's object) may be anyone's.
+        hits = [s for s in sites if any(fnmatch.fnmatchcase(n, pat) for n in s.names)
+                or not (s.names or required) and guest.read(s.r[0], 2)]
+        if not any(fnmatch.fnmatchcase(n, pat) for n in symbols):
             print(f"FAIL: control {pat} is not a symbol of {a.elf}" if required else
                   f"WARN: --fail-in {pat} matches no symbol in {a.elf} (typo, or inlined away?)")
         if required:
             print(f"PASS: control {pat} seen" if hits else f"FAIL: control {pat} not seen: "
                   "plugin did not observe the deliberate misaligned access")
-        else:
-            for (pc, size, kind, count, addr), func, _, where, _ in hits:
-                print(f"FAIL: misaligned access in {func} at {where} "
-                      f"({dict(L='load', S='store')[kind]}{size} x{count}, e.g. addr 0x{addr:x})")
-            if not hits:
-                print(f"PASS: no misaligned access in {pat}")
+        for s in () if required else hits:
+            kind = {"L": "load", "S": "store"}[s.r[2]]
+            print(f"FAIL: misaligned access in {s.func} at {s.where} ({kind}{s.r[1]} x{s.r[3]}, "
+                  f"e.g. addr 0x{s.r[4]:x})")
+        if not (hits or required):
+            print(f"PASS: no misaligned access in {pat}")
         status |= bool(hits) != required
     return int(status)
 
@@ -877,22 +877,18 @@ def main():
             p.add_argument("--images", metavar="O")
             p.add_argument("--cycles-guess", action="append", metavar="CSV")
             p.add_argument("--core", choices=CORES)
-    p = sub.add_parser("cycles")
-    p.add_argument("csv")
-    p.add_argument("--clang")
+    p, c = sub.add_parser("cycles"), sub.add_parser("compare")
+    for q, opt in ((p, "csv"), (p, "--clang"), (c, "before"), (c, "after")):
+        q.add_argument(opt)
     p.add_argument("--own", action="append", help="a user's implementation: its ratio line too")
-    c = sub.add_parser("compare")
-    c.add_argument("before")
-    c.add_argument("after")
     c.add_argument("--within", type=float, metavar="PCT")
     for q in (p, c):
         q.add_argument("--impl", action="append")
     m = sub.add_parser("misalign")
-    m.add_argument("raw")
-    m.add_argument("elf")
+    for opt in ("raw", "elf", "--log"):
+        m.add_argument(opt)
     for opt in ("--fail-in", "--require"):
         m.add_argument(opt, action="append", metavar="SYM[,SYM...]")
-    m.add_argument("--log")
     args = ap.parse_args()
     try:
         return globals()["cmd_" + args.cmd](args)
