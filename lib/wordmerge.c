@@ -563,26 +563,64 @@ WM_INLINE void wm_short_words(word *dw, const word *sw, size_t n)
 	wm_put_fwd((unsigned char *)dw, n & WMASK, x);
 }
 
-/* A short copy forward, four bytes a step, each four loaded before they are stored. */
+/* Eight bytes, all loaded before any is stored. */
+WM_INLINE void wm_bytes8(unsigned char *d, const unsigned char *s)
+{
+	unsigned char b0 = s[0], b1 = s[1], b2 = s[2], b3 = s[3];
+	unsigned char b4 = s[4], b5 = s[5], b6 = s[6], b7 = s[7];
+
+	d[0] = b0;
+	d[1] = b1;
+	d[2] = b2;
+	d[3] = b3;
+	d[4] = b4;
+	d[5] = b5;
+	d[6] = b6;
+	d[7] = b7;
+}
+
+/* A short copy forward, as n's bits say: sixteen or eight bytes, four, two, one
+ * (memmove's forward copies too: each group is loaded before it is stored). */
 WM_INLINE void wm_short_fwd(unsigned char *d, const unsigned char *s, size_t n)
 {
-	unsigned char *end4 = d + (n & ~(size_t)3);
 	unsigned char b0, b1, b2, b3;
 
-	if (!WM_SMALL_CODE) {
-		for (; d != end4; d += 4, s += 4) {
-			b0 = s[0];
-			b1 = s[1];
-			b2 = s[2];
-			b3 = s[3];
-			d[0] = b0;
-			d[1] = b1;
-			d[2] = b2;
-			d[3] = b3;
-		}
-		n &= 3;
+	if (WM_SMALL_CODE) {
+		wm_bytes_fwd(d, s, n);
+		return;
 	}
-	wm_bytes_fwd(d, s, n);
+	if (n & 16) {
+		wm_bytes8(d, s);
+		wm_bytes8(d + 8, s + 8);
+		return;
+	}
+	if (n & 8) {
+		wm_bytes8(d, s);
+		d += 8;
+		s += 8;
+	}
+	if (n & 4) {
+		b0 = s[0];
+		b1 = s[1];
+		b2 = s[2];
+		b3 = s[3];
+		d[0] = b0;
+		d[1] = b1;
+		d[2] = b2;
+		d[3] = b3;
+		d += 4;
+		s += 4;
+	}
+	if (n & 2) {
+		b0 = s[0];
+		b1 = s[1];
+		d[0] = b0;
+		d[1] = b1;
+		d += 2;
+		s += 2;
+	}
+	if (n & 1)
+		*d = *s;
 }
 
 /* The mirror image: the n bytes below s to those below e. */
@@ -611,7 +649,7 @@ WM_INLINE void wm_short_bwd(unsigned char *e, const unsigned char *s, size_t n)
 #define WM_WORDS(d, s) (!WM_SMALL_CODE && !(((uintptr_t)(d) | (uintptr_t)(s)) & WMASK))
 
 /* Short copies inline, so that the long ones are tail calls; n == 0 wraps round. */
-WM_NO_LIBCALLS void *wm_memcpy(void *restrict dst, const void *restrict src, size_t n)
+WM_NO_LIBCALLS void *wm_memcpy(void *dst, const void *src, size_t n)
 {
 	if (n - 1 < WM_SHORT) {
 		if (WM_WORDS(dst, src))
