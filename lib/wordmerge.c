@@ -241,26 +241,45 @@ WM_INLINE void wm_move8_bwd(word *dw, const word *sw)
 	dw[-8] = w7;
 }
 
-/* Step 2: whole words up to dend: one, pairs, then sixteen a step. */
+/* Step 2: whole words up to dend: eight, four, two and one as their count's bits say,
+ * then sixteen a step. */
 WM_INLINE const word *wm_words_fwd(word *dw, const word *sw, word *dend)
 {
 	uintptr_t m = (uintptr_t)dend - (uintptr_t)dw;
-	word *dblk = END(word *, dw, m & 15 * WSIZE);
-	word w0, w1;
+	word w0, w1, w2, w3;
 
 	if (WM_SMALL_CODE) {
 		while (dw != dend)
 			*dw++ = *sw++;
 		return sw;
 	}
-	if (m & WSIZE)
-		*dw++ = *sw++;
-	for (; dw != dblk; dw += 2, sw += 2) {
+	if (m & 8 * WSIZE) {
+		wm_move8_fwd(dw, sw);
+		dw += 8;
+		sw += 8;
+	}
+	if (m & 4 * WSIZE) {
+		w0 = sw[0];
+		w1 = sw[1];
+		w2 = sw[2];
+		w3 = sw[3];
+		dw[0] = w0;
+		dw[1] = w1;
+		dw[2] = w2;
+		dw[3] = w3;
+		dw += 4;
+		sw += 4;
+	}
+	if (m & 2 * WSIZE) {
 		w0 = sw[0];
 		w1 = sw[1];
 		dw[0] = w0;
 		dw[1] = w1;
+		dw += 2;
+		sw += 2;
 	}
+	if (m & WSIZE)
+		*dw++ = *sw++;
 	for (; dw != dend; dw += 16, sw += 16) {
 		wm_move8_fwd(dw, sw);
 		wm_move8_fwd(dw + 8, sw + 8);
@@ -272,22 +291,40 @@ WM_INLINE const word *wm_words_fwd(word *dw, const word *sw, word *dend)
 WM_INLINE const word *wm_words_bwd(word *dw, const word *sw, word *dstop)
 {
 	uintptr_t m = (uintptr_t)dw - (uintptr_t)dstop;
-	word *dblk = START(word *, dw, m & 15 * WSIZE);
-	word w0, w1;
+	word w0, w1, w2, w3;
 
 	if (WM_SMALL_CODE) {
 		while (dw != dstop)
 			*--dw = *--sw;
 		return sw;
 	}
-	if (m & WSIZE)
-		*--dw = *--sw;
-	for (; dw != dblk; dw -= 2, sw -= 2) {
+	if (m & 8 * WSIZE) {
+		wm_move8_bwd(dw, sw);
+		dw -= 8;
+		sw -= 8;
+	}
+	if (m & 4 * WSIZE) {
+		w0 = sw[-1];
+		w1 = sw[-2];
+		w2 = sw[-3];
+		w3 = sw[-4];
+		dw[-1] = w0;
+		dw[-2] = w1;
+		dw[-3] = w2;
+		dw[-4] = w3;
+		dw -= 4;
+		sw -= 4;
+	}
+	if (m & 2 * WSIZE) {
 		w0 = sw[-1];
 		w1 = sw[-2];
 		dw[-1] = w0;
 		dw[-2] = w1;
+		dw -= 2;
+		sw -= 2;
 	}
+	if (m & WSIZE)
+		*--dw = *--sw;
 	for (; dw != dstop; dw -= 16, sw -= 16) {
 		wm_move8_bwd(dw, sw);
 		wm_move8_bwd(dw - 8, sw - 8);
