@@ -399,14 +399,13 @@ WM_INLINE word wm_merge8_bwd(word *dw, const word *sw, word w0, int ls, int rs,
 	return w8;
 }
 
-/* Steps 3 and 4 for the last n < 8 * WSIZE bytes (any n in the small build): pairs,
- * a word, then the tail; w0 is the word at sw. */
+/* Steps 3 and 4 for the last n < 8 * WSIZE bytes (any n in the small build): four,
+ * two and one words as n's bits say, then the tail; w0 is the word at sw. */
 WM_INLINE void wm_merge_end_fwd(word *dw, const word *sw, word w0, size_t n, int ls,
 				uintptr_t lo, uintptr_t hi)
 {
 	int rs = WBITS - ls;
-	word *dpair = END(word *, dw, n & 6 * WSIZE);
-	word w1, w2;
+	word w1, w2, w3, w4;
 
 	if (WM_SMALL_CODE) {
 		for (; n >= WSIZE; n -= WSIZE, sw++, w0 = w1) {
@@ -416,11 +415,27 @@ WM_INLINE void wm_merge_end_fwd(word *dw, const word *sw, word w0, size_t n, int
 		wm_bytes_fwd((unsigned char *)dw, (const unsigned char *)sw + ls / 8, n);
 		return;
 	}
-	for (; dw != dpair; dw += 2, sw += 2, w0 = w2) {
+	if (n & 4 * WSIZE) {
+		w1 = sw[1];
+		w2 = sw[2];
+		w3 = sw[3];
+		w4 = EDGE(sw + 4, lo, hi);
+		dw[0] = MERGE(w0, w1, ls, rs);
+		dw[1] = MERGE(w1, w2, ls, rs);
+		dw[2] = MERGE(w2, w3, ls, rs);
+		dw[3] = MERGE(w3, w4, ls, rs);
+		dw += 4;
+		sw += 4;
+		w0 = w4;
+	}
+	if (n & 2 * WSIZE) {
 		w1 = sw[1];
 		w2 = EDGE(sw + 2, lo, hi);
 		dw[0] = MERGE(w0, w1, ls, rs);
 		dw[1] = MERGE(w1, w2, ls, rs);
+		dw += 2;
+		sw += 2;
+		w0 = w2;
 	}
 	if (n & WSIZE) {
 		w1 = EDGE(++sw, lo, hi);
@@ -441,8 +456,7 @@ WM_INLINE void wm_merge_end_bwd(word *dw, const word *sw, word w0, size_t n, int
 				uintptr_t lo, uintptr_t hi)
 {
 	int rs = WBITS - ls;
-	word *dpair = START(word *, dw, n & 6 * WSIZE);
-	word w1, w2;
+	word w1, w2, w3, w4;
 
 	if (WM_SMALL_CODE) {
 		for (; n >= WSIZE; n -= WSIZE, sw--, w0 = w1) {
@@ -452,11 +466,27 @@ WM_INLINE void wm_merge_end_bwd(word *dw, const word *sw, word w0, size_t n, int
 		wm_bytes_bwd((unsigned char *)dw, (const unsigned char *)sw + ls / 8, n);
 		return;
 	}
-	for (; dw != dpair; dw -= 2, sw -= 2, w0 = w2) {
+	if (n & 4 * WSIZE) {
+		w1 = sw[-1];
+		w2 = sw[-2];
+		w3 = sw[-3];
+		w4 = EDGE(sw - 4, lo, hi);
+		dw[-1] = MERGE(w1, w0, ls, rs);
+		dw[-2] = MERGE(w2, w1, ls, rs);
+		dw[-3] = MERGE(w3, w2, ls, rs);
+		dw[-4] = MERGE(w4, w3, ls, rs);
+		dw -= 4;
+		sw -= 4;
+		w0 = w4;
+	}
+	if (n & 2 * WSIZE) {
 		w1 = sw[-1];
 		w2 = EDGE(sw - 2, lo, hi);
 		dw[-1] = MERGE(w1, w0, ls, rs);
 		dw[-2] = MERGE(w2, w1, ls, rs);
+		dw -= 2;
+		sw -= 2;
+		w0 = w2;
 	}
 	if (n & WSIZE) {
 		w1 = EDGE(--sw, lo, hi);
