@@ -280,10 +280,13 @@ WM_INLINE const word *wm_words_fwd(word *dw, const word *sw, word *dend)
 	}
 	if (m & WSIZE)
 		*dw++ = *sw++;
-	for (; dw != dend; dw += 16, sw += 16) {
-		wm_move8_fwd(dw, sw);
-		wm_move8_fwd(dw + 8, sw + 8);
-	}
+	if (dw != dend)
+		do {
+			wm_move8_fwd(dw, sw);
+			wm_move8_fwd(dw + 8, sw + 8);
+			dw += 16;
+			sw += 16;
+		} while (dw != dend);
 	return sw;
 }
 
@@ -325,10 +328,13 @@ WM_INLINE const word *wm_words_bwd(word *dw, const word *sw, word *dstop)
 	}
 	if (m & WSIZE)
 		*--dw = *--sw;
-	for (; dw != dstop; dw -= 16, sw -= 16) {
-		wm_move8_bwd(dw, sw);
-		wm_move8_bwd(dw - 8, sw - 8);
-	}
+	if (dw != dstop)
+		do {
+			wm_move8_bwd(dw, sw);
+			wm_move8_bwd(dw - 8, sw - 8);
+			dw -= 16;
+			sw -= 16;
+		} while (dw != dstop);
 	return sw;
 }
 
@@ -554,11 +560,12 @@ WM_OUTLINE void *wm_copy_fwd(void *dst, const void *src, size_t n)
 {
 	unsigned char *d = dst;
 	const unsigned char *s = src;
-	uintptr_t head = -(uintptr_t)d & WMASK;
+	uintptr_t head;
 	const word *sw;
 	word *dend;
 
-	if (head) {
+	if ((uintptr_t)d & WMASK) {
+		head = -(uintptr_t)d & WMASK;
 		wm_head_fwd(d, s, head);
 		d += head;
 		s += head;
