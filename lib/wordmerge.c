@@ -560,12 +560,12 @@ WM_OUTLINE void *wm_copy_fwd(void *dst, const void *src, size_t n)
 {
 	unsigned char *d = dst;
 	const unsigned char *s = src;
-	uintptr_t head;
+	uintptr_t head = -(uintptr_t)d & WMASK;
 	const word *sw;
 	word *dend;
 
-	if ((uintptr_t)d & WMASK) {
-		head = -(uintptr_t)d & WMASK;
+	/* The speed build tests dst's offset, ready a step before the head's length. */
+	if (WM_SMALL_CODE ? head != 0 : ((uintptr_t)d & WMASK) != 0) {
 		wm_head_fwd(d, s, head);
 		d += head;
 		s += head;
