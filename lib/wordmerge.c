@@ -253,33 +253,35 @@ WM_INLINE const word *wm_words_fwd(word *dw, const word *sw, word *dend)
 			*dw++ = *sw++;
 		return sw;
 	}
-	if (m & 8 * WSIZE) {
-		wm_move8_fwd(dw, sw);
-		dw += 8;
-		sw += 8;
+	if (m & 15 * WSIZE) {
+		if (m & 8 * WSIZE) {
+			wm_move8_fwd(dw, sw);
+			dw += 8;
+			sw += 8;
+		}
+		if (m & 4 * WSIZE) {
+			w0 = sw[0];
+			w1 = sw[1];
+			w2 = sw[2];
+			w3 = sw[3];
+			dw[0] = w0;
+			dw[1] = w1;
+			dw[2] = w2;
+			dw[3] = w3;
+			dw += 4;
+			sw += 4;
+		}
+		if (m & 2 * WSIZE) {
+			w0 = sw[0];
+			w1 = sw[1];
+			dw[0] = w0;
+			dw[1] = w1;
+			dw += 2;
+			sw += 2;
+		}
+		if (m & WSIZE)
+			*dw++ = *sw++;
 	}
-	if (m & 4 * WSIZE) {
-		w0 = sw[0];
-		w1 = sw[1];
-		w2 = sw[2];
-		w3 = sw[3];
-		dw[0] = w0;
-		dw[1] = w1;
-		dw[2] = w2;
-		dw[3] = w3;
-		dw += 4;
-		sw += 4;
-	}
-	if (m & 2 * WSIZE) {
-		w0 = sw[0];
-		w1 = sw[1];
-		dw[0] = w0;
-		dw[1] = w1;
-		dw += 2;
-		sw += 2;
-	}
-	if (m & WSIZE)
-		*dw++ = *sw++;
 	if (dw != dend)
 		do {
 			wm_move8_fwd(dw, sw);
@@ -301,33 +303,35 @@ WM_INLINE const word *wm_words_bwd(word *dw, const word *sw, word *dstop)
 			*--dw = *--sw;
 		return sw;
 	}
-	if (m & 8 * WSIZE) {
-		wm_move8_bwd(dw, sw);
-		dw -= 8;
-		sw -= 8;
+	if (m & 15 * WSIZE) {
+		if (m & 8 * WSIZE) {
+			wm_move8_bwd(dw, sw);
+			dw -= 8;
+			sw -= 8;
+		}
+		if (m & 4 * WSIZE) {
+			w0 = sw[-1];
+			w1 = sw[-2];
+			w2 = sw[-3];
+			w3 = sw[-4];
+			dw[-1] = w0;
+			dw[-2] = w1;
+			dw[-3] = w2;
+			dw[-4] = w3;
+			dw -= 4;
+			sw -= 4;
+		}
+		if (m & 2 * WSIZE) {
+			w0 = sw[-1];
+			w1 = sw[-2];
+			dw[-1] = w0;
+			dw[-2] = w1;
+			dw -= 2;
+			sw -= 2;
+		}
+		if (m & WSIZE)
+			*--dw = *--sw;
 	}
-	if (m & 4 * WSIZE) {
-		w0 = sw[-1];
-		w1 = sw[-2];
-		w2 = sw[-3];
-		w3 = sw[-4];
-		dw[-1] = w0;
-		dw[-2] = w1;
-		dw[-3] = w2;
-		dw[-4] = w3;
-		dw -= 4;
-		sw -= 4;
-	}
-	if (m & 2 * WSIZE) {
-		w0 = sw[-1];
-		w1 = sw[-2];
-		dw[-1] = w0;
-		dw[-2] = w1;
-		dw -= 2;
-		sw -= 2;
-	}
-	if (m & WSIZE)
-		*--dw = *--sw;
 	if (dw != dstop)
 		do {
 			wm_move8_bwd(dw, sw);
