@@ -200,14 +200,8 @@ WM_INLINE void wm_head_bwd(unsigned char *e, const unsigned char *s, uintptr_t k
 /* Step 2's block: eight words, loaded before any is stored. */
 WM_INLINE void wm_move8_fwd(word *dw, const word *sw)
 {
-	word w0 = sw[0];
-	word w1 = sw[1];
-	word w2 = sw[2];
-	word w3 = sw[3];
-	word w4 = sw[4];
-	word w5 = sw[5];
-	word w6 = sw[6];
-	word w7 = sw[7];
+	word w0 = sw[0], w1 = sw[1], w2 = sw[2], w3 = sw[3];
+	word w4 = sw[4], w5 = sw[5], w6 = sw[6], w7 = sw[7];
 
 	dw[0] = w0;
 	dw[1] = w1;
@@ -222,14 +216,8 @@ WM_INLINE void wm_move8_fwd(word *dw, const word *sw)
 /* The mirror image: the eight words below sw to those below dw. */
 WM_INLINE void wm_move8_bwd(word *dw, const word *sw)
 {
-	word w0 = sw[-1];
-	word w1 = sw[-2];
-	word w2 = sw[-3];
-	word w3 = sw[-4];
-	word w4 = sw[-5];
-	word w5 = sw[-6];
-	word w6 = sw[-7];
-	word w7 = sw[-8];
+	word w0 = sw[-1], w1 = sw[-2], w2 = sw[-3], w3 = sw[-4];
+	word w4 = sw[-5], w5 = sw[-6], w6 = sw[-7], w7 = sw[-8];
 
 	dw[-1] = w0;
 	dw[-2] = w1;
@@ -241,8 +229,8 @@ WM_INLINE void wm_move8_bwd(word *dw, const word *sw)
 	dw[-8] = w7;
 }
 
-/* Step 2: whole words up to dend: eight, four, two and one as their count's bits say,
- * then sixteen a step. */
+/* Step 2: whole words up to dend: below sixteen as their count's bits say (eight, four,
+ * two, one), so that whole blocks skip them, then sixteen a step. */
 WM_INLINE const word *wm_words_fwd(word *dw, const word *sw, word *dend)
 {
 	uintptr_t m = (uintptr_t)dend - (uintptr_t)dw;
@@ -282,7 +270,7 @@ WM_INLINE const word *wm_words_fwd(word *dw, const word *sw, word *dend)
 		if (m & WSIZE)
 			*dw++ = *sw++;
 	}
-	if (dw != dend)
+	if (dw != dend)	/* a test of its own: GCC then keeps the steps after the stores */
 		do {
 			wm_move8_fwd(dw, sw);
 			wm_move8_fwd(dw + 8, sw + 8);
@@ -332,7 +320,7 @@ WM_INLINE const word *wm_words_bwd(word *dw, const word *sw, word *dstop)
 		if (m & WSIZE)
 			*--dw = *--sw;
 	}
-	if (dw != dstop)
+	if (dw != dstop)	/* the same */
 		do {
 			wm_move8_bwd(dw, sw);
 			wm_move8_bwd(dw - 8, sw - 8);
