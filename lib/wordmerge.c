@@ -689,7 +689,8 @@ WM_INLINE void wm_short_fwd(unsigned char *d, const unsigned char *s, size_t n)
 		*d = *s;
 }
 
-/* The mirror image: the n bytes below s to those below e. */
+/* Backward, the n bytes below s to those below e: four a step, then one; a loop, not the
+ * bits' groups, as only a memmove whose dst lies inside its source comes here. */
 WM_INLINE void wm_short_bwd(unsigned char *e, const unsigned char *s, size_t n)
 {
 	unsigned char *end4 = e - (n & ~(size_t)3);
