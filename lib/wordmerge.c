@@ -715,7 +715,8 @@ WM_INLINE void wm_short_bwd(unsigned char *e, const unsigned char *s, size_t n)
 /* Both word-aligned: not WM_SMALL_CODE's, where such a short copy is bytes. */
 #define WM_WORDS(d, s) (!WM_SMALL_CODE && !(((uintptr_t)(d) | (uintptr_t)(s)) & WMASK))
 
-/* Short copies inline, so that the long ones are tail calls; n == 0 wraps round. */
+/* Short copies inline, so that the long ones are tail calls; n == 0 wraps round.  No
+ * restrict here (the header's stays): with it GCC mixes a group's loads and stores. */
 WM_NO_LIBCALLS void *wm_memcpy(void *dst, const void *src, size_t n)
 {
 	if (n - 1 < WM_SHORT) {
