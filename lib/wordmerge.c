@@ -200,14 +200,8 @@ WM_INLINE void wm_head_bwd(unsigned char *e, const unsigned char *s, uintptr_t k
 /* Step 2's block: eight words, loaded before any is stored. */
 WM_INLINE void wm_move8_fwd(word *dw, const word *sw)
 {
-	word w0 = sw[0];
-	word w1 = sw[1];
-	word w2 = sw[2];
-	word w3 = sw[3];
-	word w4 = sw[4];
-	word w5 = sw[5];
-	word w6 = sw[6];
-	word w7 = sw[7];
+	word w0 = sw[0], w1 = sw[1], w2 = sw[2], w3 = sw[3];
+	word w4 = sw[4], w5 = sw[5], w6 = sw[6], w7 = sw[7];
 
 	dw[0] = w0;
 	dw[1] = w1;
@@ -222,14 +216,8 @@ WM_INLINE void wm_move8_fwd(word *dw, const word *sw)
 /* The mirror image: the eight words below sw to those below dw. */
 WM_INLINE void wm_move8_bwd(word *dw, const word *sw)
 {
-	word w0 = sw[-1];
-	word w1 = sw[-2];
-	word w2 = sw[-3];
-	word w3 = sw[-4];
-	word w4 = sw[-5];
-	word w5 = sw[-6];
-	word w6 = sw[-7];
-	word w7 = sw[-8];
+	word w0 = sw[-1], w1 = sw[-2], w2 = sw[-3], w3 = sw[-4];
+	word w4 = sw[-5], w5 = sw[-6], w6 = sw[-7], w7 = sw[-8];
 
 	dw[-1] = w0;
 	dw[-2] = w1;
@@ -241,30 +229,54 @@ WM_INLINE void wm_move8_bwd(word *dw, const word *sw)
 	dw[-8] = w7;
 }
 
-/* Step 2: whole words up to dend: one, pairs, then sixteen a step. */
+/* Step 2: whole words up to dend: below sixteen as their count's bits say (eight, four,
+ * two, one), so that whole blocks skip them, then sixteen a step. */
 WM_INLINE const word *wm_words_fwd(word *dw, const word *sw, word *dend)
 {
 	uintptr_t m = (uintptr_t)dend - (uintptr_t)dw;
-	word *dblk = END(word *, dw, m & 15 * WSIZE);
-	word w0, w1;
+	word w0, w1, w2, w3;
 
 	if (WM_SMALL_CODE) {
 		while (dw != dend)
 			*dw++ = *sw++;
 		return sw;
 	}
-	if (m & WSIZE)
-		*dw++ = *sw++;
-	for (; dw != dblk; dw += 2, sw += 2) {
-		w0 = sw[0];
-		w1 = sw[1];
-		dw[0] = w0;
-		dw[1] = w1;
+	if (m & 15 * WSIZE) {
+		if (m & 8 * WSIZE) {
+			wm_move8_fwd(dw, sw);
+			dw += 8;
+			sw += 8;
+		}
+		if (m & 4 * WSIZE) {
+			w0 = sw[0];
+			w1 = sw[1];
+			w2 = sw[2];
+			w3 = sw[3];
+			dw[0] = w0;
+			dw[1] = w1;
+			dw[2] = w2;
+			dw[3] = w3;
+			dw += 4;
+			sw += 4;
+		}
+		if (m & 2 * WSIZE) {
+			w0 = sw[0];
+			w1 = sw[1];
+			dw[0] = w0;
+			dw[1] = w1;
+			dw += 2;
+			sw += 2;
+		}
+		if (m & WSIZE)
+			*dw++ = *sw++;
 	}
-	for (; dw != dend; dw += 16, sw += 16) {
-		wm_move8_fwd(dw, sw);
-		wm_move8_fwd(dw + 8, sw + 8);
-	}
+	if (dw != dend)	/* a test of its own: GCC then keeps the steps after the stores */
+		do {
+			wm_move8_fwd(dw, sw);
+			wm_move8_fwd(dw + 8, sw + 8);
+			dw += 16;
+			sw += 16;
+		} while (dw != dend);
 	return sw;
 }
 
@@ -272,26 +284,49 @@ WM_INLINE const word *wm_words_fwd(word *dw, const word *sw, word *dend)
 WM_INLINE const word *wm_words_bwd(word *dw, const word *sw, word *dstop)
 {
 	uintptr_t m = (uintptr_t)dw - (uintptr_t)dstop;
-	word *dblk = START(word *, dw, m & 15 * WSIZE);
-	word w0, w1;
+	word w0, w1, w2, w3;
 
 	if (WM_SMALL_CODE) {
 		while (dw != dstop)
 			*--dw = *--sw;
 		return sw;
 	}
-	if (m & WSIZE)
-		*--dw = *--sw;
-	for (; dw != dblk; dw -= 2, sw -= 2) {
-		w0 = sw[-1];
-		w1 = sw[-2];
-		dw[-1] = w0;
-		dw[-2] = w1;
+	if (m & 15 * WSIZE) {
+		if (m & 8 * WSIZE) {
+			wm_move8_bwd(dw, sw);
+			dw -= 8;
+			sw -= 8;
+		}
+		if (m & 4 * WSIZE) {
+			w0 = sw[-1];
+			w1 = sw[-2];
+			w2 = sw[-3];
+			w3 = sw[-4];
+			dw[-1] = w0;
+			dw[-2] = w1;
+			dw[-3] = w2;
+			dw[-4] = w3;
+			dw -= 4;
+			sw -= 4;
+		}
+		if (m & 2 * WSIZE) {
+			w0 = sw[-1];
+			w1 = sw[-2];
+			dw[-1] = w0;
+			dw[-2] = w1;
+			dw -= 2;
+			sw -= 2;
+		}
+		if (m & WSIZE)
+			*--dw = *--sw;
 	}
-	for (; dw != dstop; dw -= 16, sw -= 16) {
-		wm_move8_bwd(dw, sw);
-		wm_move8_bwd(dw - 8, sw - 8);
-	}
+	if (dw != dstop)	/* the same */
+		do {
+			wm_move8_bwd(dw, sw);
+			wm_move8_bwd(dw - 8, sw - 8);
+			dw -= 16;
+			sw -= 16;
+		} while (dw != dstop);
 	return sw;
 }
 
@@ -362,14 +397,13 @@ WM_INLINE word wm_merge8_bwd(word *dw, const word *sw, word w0, int ls, int rs,
 	return w8;
 }
 
-/* Steps 3 and 4 for the last n < 8 * WSIZE bytes (any n in the small build): pairs,
- * a word, then the tail; w0 is the word at sw. */
+/* Steps 3 and 4 for the last n < 8 * WSIZE bytes (any n in the small build): four,
+ * two and one words as n's bits say, then the tail; w0 is the word at sw. */
 WM_INLINE void wm_merge_end_fwd(word *dw, const word *sw, word w0, size_t n, int ls,
 				uintptr_t lo, uintptr_t hi)
 {
 	int rs = WBITS - ls;
-	word *dpair = END(word *, dw, n & 6 * WSIZE);
-	word w1, w2;
+	word w1, w2, w3, w4;
 
 	if (WM_SMALL_CODE) {
 		for (; n >= WSIZE; n -= WSIZE, sw++, w0 = w1) {
@@ -379,11 +413,27 @@ WM_INLINE void wm_merge_end_fwd(word *dw, const word *sw, word w0, size_t n, int
 		wm_bytes_fwd((unsigned char *)dw, (const unsigned char *)sw + ls / 8, n);
 		return;
 	}
-	for (; dw != dpair; dw += 2, sw += 2, w0 = w2) {
+	if (n & 4 * WSIZE) {
+		w1 = sw[1];
+		w2 = sw[2];
+		w3 = sw[3];
+		w4 = EDGE(sw + 4, lo, hi);
+		dw[0] = MERGE(w0, w1, ls, rs);
+		dw[1] = MERGE(w1, w2, ls, rs);
+		dw[2] = MERGE(w2, w3, ls, rs);
+		dw[3] = MERGE(w3, w4, ls, rs);
+		dw += 4;
+		sw += 4;
+		w0 = w4;
+	}
+	if (n & 2 * WSIZE) {
 		w1 = sw[1];
 		w2 = EDGE(sw + 2, lo, hi);
 		dw[0] = MERGE(w0, w1, ls, rs);
 		dw[1] = MERGE(w1, w2, ls, rs);
+		dw += 2;
+		sw += 2;
+		w0 = w2;
 	}
 	if (n & WSIZE) {
 		w1 = EDGE(++sw, lo, hi);
@@ -404,8 +454,7 @@ WM_INLINE void wm_merge_end_bwd(word *dw, const word *sw, word w0, size_t n, int
 				uintptr_t lo, uintptr_t hi)
 {
 	int rs = WBITS - ls;
-	word *dpair = START(word *, dw, n & 6 * WSIZE);
-	word w1, w2;
+	word w1, w2, w3, w4;
 
 	if (WM_SMALL_CODE) {
 		for (; n >= WSIZE; n -= WSIZE, sw--, w0 = w1) {
@@ -415,11 +464,27 @@ WM_INLINE void wm_merge_end_bwd(word *dw, const word *sw, word w0, size_t n, int
 		wm_bytes_bwd((unsigned char *)dw, (const unsigned char *)sw + ls / 8, n);
 		return;
 	}
-	for (; dw != dpair; dw -= 2, sw -= 2, w0 = w2) {
+	if (n & 4 * WSIZE) {
+		w1 = sw[-1];
+		w2 = sw[-2];
+		w3 = sw[-3];
+		w4 = EDGE(sw - 4, lo, hi);
+		dw[-1] = MERGE(w1, w0, ls, rs);
+		dw[-2] = MERGE(w2, w1, ls, rs);
+		dw[-3] = MERGE(w3, w2, ls, rs);
+		dw[-4] = MERGE(w4, w3, ls, rs);
+		dw -= 4;
+		sw -= 4;
+		w0 = w4;
+	}
+	if (n & 2 * WSIZE) {
 		w1 = sw[-1];
 		w2 = EDGE(sw - 2, lo, hi);
 		dw[-1] = MERGE(w1, w0, ls, rs);
 		dw[-2] = MERGE(w2, w1, ls, rs);
+		dw -= 2;
+		sw -= 2;
+		w0 = w2;
 	}
 	if (n & WSIZE) {
 		w1 = EDGE(--sw, lo, hi);
@@ -491,7 +556,8 @@ WM_OUTLINE void *wm_copy_fwd(void *dst, const void *src, size_t n)
 	const word *sw;
 	word *dend;
 
-	if (head) {
+	/* The speed build tests dst's offset, ready a step before the head's length. */
+	if (WM_SMALL_CODE ? head != 0 : ((uintptr_t)d & WMASK) != 0) {
 		wm_head_fwd(d, s, head);
 		d += head;
 		s += head;
@@ -563,29 +629,68 @@ WM_INLINE void wm_short_words(word *dw, const word *sw, size_t n)
 	wm_put_fwd((unsigned char *)dw, n & WMASK, x);
 }
 
-/* A short copy forward, four bytes a step, each four loaded before they are stored. */
-WM_INLINE void wm_short_fwd(unsigned char *d, const unsigned char *s, size_t n)
+/* Eight bytes, all loaded before any is stored. */
+WM_INLINE void wm_bytes8(unsigned char *d, const unsigned char *s)
 {
-	unsigned char *end4 = d + (n & ~(size_t)3);
-	unsigned char b0, b1, b2, b3;
+	unsigned char b0 = s[0], b1 = s[1], b2 = s[2], b3 = s[3];
+	unsigned char b4 = s[4], b5 = s[5], b6 = s[6], b7 = s[7];
 
-	if (!WM_SMALL_CODE) {
-		for (; d != end4; d += 4, s += 4) {
-			b0 = s[0];
-			b1 = s[1];
-			b2 = s[2];
-			b3 = s[3];
-			d[0] = b0;
-			d[1] = b1;
-			d[2] = b2;
-			d[3] = b3;
-		}
-		n &= 3;
-	}
-	wm_bytes_fwd(d, s, n);
+	d[0] = b0;
+	d[1] = b1;
+	d[2] = b2;
+	d[3] = b3;
+	d[4] = b4;
+	d[5] = b5;
+	d[6] = b6;
+	d[7] = b7;
 }
 
-/* The mirror image: the n bytes below s to those below e. */
+/* A short copy forward, as n's bits say: sixteen or eight bytes, four, two, one
+ * (memmove's forward copies too: each group is loaded before it is stored). */
+WM_INLINE void wm_short_fwd(unsigned char *d, const unsigned char *s, size_t n)
+{
+	unsigned char b0, b1, b2, b3;
+
+	if (WM_SMALL_CODE) {
+		wm_bytes_fwd(d, s, n);
+		return;
+	}
+	if (n & 16) {
+		wm_bytes8(d, s);
+		wm_bytes8(d + 8, s + 8);
+		return;
+	}
+	if (n & 8) {
+		wm_bytes8(d, s);
+		d += 8;
+		s += 8;
+	}
+	if (n & 4) {
+		b0 = s[0];
+		b1 = s[1];
+		b2 = s[2];
+		b3 = s[3];
+		d[0] = b0;
+		d[1] = b1;
+		d[2] = b2;
+		d[3] = b3;
+		d += 4;
+		s += 4;
+	}
+	if (n & 2) {
+		b0 = s[0];
+		b1 = s[1];
+		d[0] = b0;
+		d[1] = b1;
+		d += 2;
+		s += 2;
+	}
+	if (n & 1)
+		*d = *s;
+}
+
+/* Backward, the n bytes below s to those below e: four a step, then one; a loop, not the
+ * bits' groups, as only a memmove whose dst lies inside its source comes here. */
 WM_INLINE void wm_short_bwd(unsigned char *e, const unsigned char *s, size_t n)
 {
 	unsigned char *end4 = e - (n & ~(size_t)3);
@@ -610,8 +715,9 @@ WM_INLINE void wm_short_bwd(unsigned char *e, const unsigned char *s, size_t n)
 /* Both word-aligned: not WM_SMALL_CODE's, where such a short copy is bytes. */
 #define WM_WORDS(d, s) (!WM_SMALL_CODE && !(((uintptr_t)(d) | (uintptr_t)(s)) & WMASK))
 
-/* Short copies inline, so that the long ones are tail calls; n == 0 wraps round. */
-WM_NO_LIBCALLS void *wm_memcpy(void *restrict dst, const void *restrict src, size_t n)
+/* Short copies inline, so that the long ones are tail calls; n == 0 wraps round.  No
+ * restrict here (the header's stays): with it GCC mixes a group's loads and stores. */
+WM_NO_LIBCALLS void *wm_memcpy(void *dst, const void *src, size_t n)
 {
 	if (n - 1 < WM_SHORT) {
 		if (WM_WORDS(dst, src))
