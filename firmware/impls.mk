@@ -123,21 +123,29 @@ IMPL_SRC_CFLAGS = $(IMG_CODEGEN) -Wall -Wextra $(IMPL_CFLAGS) -fno-lto
 # shadow another) is complete; a C file compiles in about a second.  The
 # copy keeps the file's name (the compiler's messages name it), and
 # -iquote its folder finds its own headers there first, as for the original
-# (and the assembler's -I its .include files).
+# (and the assembler's -I its .include files).  The object names the file
+# where it is, not the copy (-ffile-prefix-map, and the assembler's
+# --debug-prefix-map for a .S), so that the same code gives
+# the same bytes: it replaces the last only if it differs, and the image is
+# relinked only then (a test may be reading the image a build of the same
+# folder would otherwise link anew, with another build id).
 define impl_rules
 $(impl_src_$(1)): ;
 $(IMG_DIR)/obj/user/$(1).o: FORCE
 	@mkdir -p $$(@D)
 	$$(quiet) CC "$(impl_src_$(1)) (IMPL $(1))"
-	$$(Q)rm -f $$@ && d=$$$$(mktemp -d $$(@D)/$(1).XXXXXX) && trap 'rm -rf "$$$$d"' EXIT && \
+	$$(Q)d=$$$$(mktemp -d $$(@D)/$(1).XXXXXX) && trap 'rm -rf "$$$$d"' EXIT && \
 	cp $(call shq,$(impl_src_$(1))) "$$$$d"/$(call shq,$(notdir $(impl_src_$(1)))) && \
 	$(if $(filter %.o,$(impl_src_$(1))),cp "$$$$d"/$(call shq,$(notdir $(impl_src_$(1)))) \
 		"$$$$d/out.o",{ $$(CC) $$(IMPL_SRC_CFLAGS) -iquote $(call shq,$(dir $(impl_src_$(1)))) \
 		-Xassembler -I$(call shq,$(dir $(impl_src_$(1)))) \
+		-ffile-prefix-map="$$$$d"=$(call shq,$(patsubst %/,%,$(dir $(impl_src_$(1))))) \
+		-Xassembler --debug-prefix-map="$$$$d"=$(call shq,$(patsubst %/,%,$(dir \
+		$(impl_src_$(1))))) \
 		-c "$$$$d"/$(call shq,$(notdir $(impl_src_$(1)))) -o "$$$$d/out.o" || \
-		{ echo "impl: error: $(1)=$(impl_src_$(1)): does not compile" \
+		{ rm -f $$@; echo "impl: error: $(1)=$(impl_src_$(1)): does not compile" \
 			"(the compiler's messages above)" >&2; exit 1; }; }) && \
-	mv "$$$$d/out.o" $$@
+	{ cmp -s "$$$$d/out.o" $$@ || mv -f "$$$$d/out.o" $$@; }
 $(IMG_DIR)/obj/user-$(1).o: $(IMG_DIR)/obj/user/$(1).o tools/elf.py firmware/impls.mk
 	$$(quiet) REFS $$@
 	$$(Q)why=$$$$(/usr/bin/python3 tools/elf.py user $$<) || \
