@@ -826,23 +826,24 @@ WM_INLINE void wm_set8(word *dw, word w)
 	dw[7] = w;
 }
 
-/* Step 2 for more than 8 words: a first block overlapping the next, then 16 a step. */
+/* Step 2 for more than 8 words: a first block overlapping the next, blocks up to a
+ * multiple of 32 words, then 32 a step. */
 WM_INLINE void wm_set_many(word *dw, word *dend, word w)
 {
 	uintptr_t m = (uintptr_t)dend - (uintptr_t)dw;
-	word *dbig = END(word *, dw, m & 15 * WSIZE);
+	word *dbig = END(word *, dw, m & 31 * WSIZE);
 
 	if (m & 7 * WSIZE) {
 		wm_set8(dw, w);
 		dw = END(word *, dw, m & 7 * WSIZE);
 	}
-	if (dw != dbig) {
+	for (; dw != dbig; dw += 8)
 		wm_set8(dw, w);
-		dw += 8;
-	}
-	for (; dw != dend; dw += 16) {
+	for (; dw != dend; dw += 32) {
 		wm_set8(dw, w);
 		wm_set8(dw + 8, w);
+		wm_set8(dw + 16, w);
+		wm_set8(dw + 24, w);
 	}
 }
 
@@ -878,7 +879,7 @@ WM_NO_LIBCALLS void *wm_memset(void *dst, int c, size_t n)
 	word *dw = (word *)(((uintptr_t)d + WMASK) & ~WMASK);
 	word *dend = (word *)((uintptr_t)e & ~WMASK);
 	uintptr_t m = n;	/* the bytes from dw on */
-	word w;
+	word w = (word)b * (~(word)0 / 0xff);	/* first: its constant loads during the tests */
 
 	if (WM_SMALL_CODE)
 		return wm_set_small(dst, b, n);
@@ -891,7 +892,6 @@ WM_NO_LIBCALLS void *wm_memset(void *dst, int c, size_t n)
 		wm_set_bytes(d, 1, b);
 		m = (uintptr_t)e - (uintptr_t)dw;
 	}
-	w = (word)b * (~(word)0 / 0xff);
 	if (m > 8 * WSIZE)
 		wm_set_many(dw, dend, w);
 	else
