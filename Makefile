@@ -13,6 +13,8 @@
 #   CROSS_COMPILE=PREFIX  RISC-V toolchain prefix (default riscv64-unknown-elf-)
 #   OPT=-O2               optimisation level of the image
 #   V=1                   print every command
+#   IMG_CCACHE=ccache     compile the image's own objects and the peers' through ccache
+#                         (make test: tests/run.py; never a user's file, IMPL=)
 #   LEGACY_CONSOLE=1      force the legacy SBI putchar console
 #   LIB_SRC=FILE          lib source to link (default lib/wordmerge.c)
 #   LIB_CC=clang          build lib's object with clang (or clang-19), the rest
@@ -245,10 +247,14 @@ $(FLEETMIX_H): tools/fleetmix.py $(FLEETMIX_DATA)
 	$(Q)tools/fleetmix.py header tests/fleet $@
 $(IMG_DIR)/obj/firmware/bench.c.o: $(FLEETMIX_H)
 
+# IMG_CCACHE=ccache: ccache keys an object on the compiler, its flags and the preprocessed
+# source, so that make test's images built in folders of their own share what they have in
+# common; never a user's file (firmware/impls.mk), whose object no cache may decide.
+IMG_CCACHE ?=
 $(IMG_DIR)/obj/%.o: % $(IMG_DIR)/flags
 	@mkdir -p $(@D)
 	$(quiet) CC $<
-	$(Q)$(CC) $(filter-out $(NOT_CLANG),$(IMG_CFLAGS)) -c $< -o $@
+	$(Q)$(IMG_CCACHE) $(CC) $(filter-out $(NOT_CLANG),$(IMG_CFLAGS)) -c $< -o $@
 
 $(IMG_DIR)/obj/picolibc-size.o: $(PICOLIBC)/rv64imac/lp64/libc.a tools/extract-refs.sh
 	@mkdir -p $(@D)

@@ -152,8 +152,8 @@ $$(addprefix $$(PEERS_DIR)/$(1)/,$$(call peer_files,$(1))): $$(PEERS_DIR)/$(1).o
 $$(IMG_DIR)/obj/peers/$(1)/%.o: $$(PEERS_DIR)/$(1)/% $$(peer_stand_ins_$(1)) tests/peers.mk
 	@mkdir -p $$(@D)
 	$$(quiet) CC $$<
-	$$(Q)rm -f $$@ $$@.err; $$(CC) $$(peer_flags_$(1)) -MMD -MP -c $$< -o $$@ 2>$$@.log || \
-		mv $$@.log $$@.err; cat $$@.log $$@.err 2>/dev/null >&2; rm -f $$@.log
+	$$(Q)rm -f $$@ $$@.err; $$(IMG_CCACHE) $$(CC) $$(peer_flags_$(1)) -MMD -MP -c $$< -o $$@ \
+		2>$$@.log || mv $$@.log $$@.err; cat $$@.log $$@.err 2>/dev/null >&2; rm -f $$@.log
 $$(IMG_DIR)/obj/peer-$(1).o: $$(peer_srcs_$(1):%=$$(IMG_DIR)/obj/peers/$(1)/%.o) \
 		$$(PEERS_DIR)/$(1).ok tools/extract-refs.sh
 	$$(quiet) REFS $$@

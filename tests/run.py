@@ -249,7 +249,8 @@ def missing_tools(tests):
     """{tool: "Debian PKG, Fedora PKG, Arch PKG"} for the tools of the tests
     that are not here: tools/deps.sh installs the missing ones where it can
     (it says what it does), and only when it could not is it asked which."""
-    tools = list(dict.fromkeys(x for t in tests for x in t.needs))
+    # ccache too, which no test needs: without it (tests/run.py main) each compiles it all.
+    tools = list(dict.fromkeys(["ccache"] + [x for t in tests for x in t.needs]))
     deps = os.path.join(TOP, "tools", "deps.sh")
     if not tools or subprocess.run([deps] + tools).returncode == 0:
         return {}
@@ -633,6 +634,15 @@ def main():
     # Python's bytecode of tools/ kept for every later run of it, not in the tree's __pycache__.
     env["PYTHONPYCACHEPREFIX"] = os.path.abspath(os.path.join(out, "pycache"))
     env.pop("PYTHONDONTWRITEBYTECODE", None)
+    # The image's own objects and the peers' through ccache (the Makefile's IMG_CCACHE), its
+    # cache in O: the many tests that build an image in a folder of their own compile only
+    # what differs in it (their generated headers' users, lib with a fault).
+    if shutil.which("ccache"):
+        env["IMG_CCACHE"] = "ccache"
+        env["CCACHE_DIR"] = os.path.abspath(os.path.join(out, "ccache"))
+        # Its direct mode, keyed on the command line, never hits across folders: straight to
+        # the preprocessed source.
+        env["CCACHE_NODIRECT"] = "1"
     env.setdefault("PEERS", "0")
     env.setdefault("PICOLIBC_REFS", "0")
     start_reaper()

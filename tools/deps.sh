@@ -25,6 +25,7 @@ matplotlib            | py matplotlib | python3-matplotlib | python3-matplotlib 
 setpriv               | - | util-linux | util-linux | util-linux
 flock                 | - | util-linux | util-linux | util-linux
 make                  | - | make | make | make
+ccache                | - | ccache | ccache | ccache
 riscv64-unknown-elf-gcc | - | gcc-riscv64-unknown-elf | - | riscv64-elf-gcc
 riscv64-unknown-elf-objcopy | - | binutils-riscv64-unknown-elf | - | riscv64-elf-binutils
 riscv64-unknown-elf-readelf | - | binutils-riscv64-unknown-elf | - | riscv64-elf-binutils
@@ -100,9 +101,8 @@ missing() {
 				if (hit == "") for (j = 1; j <= r; j++) if (deb[j] == w[i]) hit = hit row[j] "\n"
 				printf "%s", (hit == "" ? w[i] "|-|-|-|-\n" : hit) } }' |
 		while IFS='|' read -r tool check deb fedora arch; do
-			if [ "$check" = - ]; then command -v "$tool" >/dev/null 2>&1 && continue
-			elif eval "$check" </dev/null >/dev/null 2>&1; then continue
-			fi
+			{ if [ "$check" = - ]; then command -v "$tool"; else eval "$check"; fi; } \
+				</dev/null >/dev/null 2>&1 && continue
 			printf '%s|%s|%s|%s|%s\n' "$tool" "$check" "$deb" "$fedora" "$arch"
 		done
 }
