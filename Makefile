@@ -207,6 +207,9 @@ $(IMG_DIR)/obj/firmware/bench_main.c.o: IMG_CFLAGS += -DWM_BENCH=\"$(BENCH)\"
 else
 IMG_NOT_LINKED := firmware/bench_main.c
 IMG_SUITE := tests/suite.c
+# The buffers the suite passes to the functions under test, where U-mode reaches them
+# (linker/wordmerge.ld, firmware/mmu.c).
+IMG_CFLAGS += -DSUITE_CALLED_SECTION=\".bss.umode_data\"
 endif
 
 IMG_SRCS := $(patsubst $(or $(FAULT_FILE),-),$(FAULT_SRC),boot/entry.S \

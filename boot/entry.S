@@ -78,7 +78,8 @@ entry_park:
 	j	entry_park
 
 /*
- * Every trap is unexpected in this image: save the registers and let
+ * Every trap is unexpected in this image but a user's function's return
+ * through its gate (firmware/umode.c): save the registers and let
  * trap_report() print the cause and end the run.  4-byte aligned, direct
  * mode (stvec MODE = 0).  On a stack of its own (linker/wordmerge.ld, the
  * boot hart's, the only one that comes here): a trap whose sp is in a guard
@@ -125,6 +126,7 @@ trap_entry:
 	sd	x31, 31 * 8(sp)
 	csrr	t0, CSR_SSCRATCH
 	sd	t0, 2 * 8(sp)		/* sp at the trap */
+	la	tp, _tls_start		/* a user's function in U-mode may have changed it */
 	mv	a0, sp
 	call	trap_report		/* does not return */
 	j	entry_park

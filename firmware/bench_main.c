@@ -8,6 +8,7 @@
  */
 #include "bench.h"
 #include "firmware.h"
+#include "mmu.h"
 
 #ifndef WM_BENCH
 #error "bench_main.c is the benchmark image's: build it with make BENCH=MODE"
@@ -17,6 +18,11 @@ void fw_main(unsigned long hartid, const void *dtb)
 {
 	struct fdt_info fdt;
 
+	void *guard_lo, *guard_hi;
+
 	fw_start(hartid, dtb, &fdt);
+	/* The page table a user's functions run under (firmware/umode.c); paging off between. */
+	mmu_init(&guard_lo, &guard_hi);
+	mmu_off();
 	fw_exit(bench_run(&fdt, WM_BENCH));
 }

@@ -9,6 +9,7 @@
 #define CSR_SSTATUS	0x100
 #define CSR_SIE		0x104
 #define CSR_STVEC	0x105
+#define CSR_SCOUNTEREN	0x106
 #define CSR_SSCRATCH	0x140
 #define CSR_SEPC	0x141
 #define CSR_SCAUSE	0x142
@@ -20,6 +21,8 @@
 #define CSR_INSTRET	0xc02
 
 #define SSTATUS_SIE	(1 << 1)
+#define SSTATUS_SPP	(1 << 8)	/* the mode a trap came from: 0 U, 1 S */
+#define SSTATUS_SUM	(1 << 18)	/* S-mode may touch U pages */
 #define SCAUSE_INTERRUPT_BIT 63	/* rv64: top bit of scause */
 
 /* satp (rv64) and Sv39 page table entries */

@@ -47,7 +47,7 @@ __attribute__((noreturn)) void fw_main(unsigned long hartid, const void *dtb);
 void trap_selftest(void);
 /*
  * trap.c: what the run was doing, for the trap report: main.c sets it to
- * the suite's suite_current() (the benchmark image has no suite).
+ * the suite's suite_current(), bench.c to the call it is timing.
  */
 extern int (*trap_context)(char *buf, size_t size);
 

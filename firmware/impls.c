@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "impls.h"
+#include "umode.h"
 
 /*
  * The table's entries come from firmware/impls.mk's list (the generated
@@ -101,6 +102,53 @@ static __attribute__((noinline)) void *byteloop_memset(void *dst, int c, size_t 
 
 /* In the list's order: ours first, the byte loop last (firmware/impls.mk). */
 const struct wm_impl wm_impls[WM_NIMPLS] = { WM_IMPL_LIST(ENTRY) };
+
+/*
+ * A user's functions as the suite calls them: through the gate, in U-mode
+ * (firmware/umode.c); a function the file lacks stays a null pointer.  Named
+ * gate_user_NAME_*: no symbol of the image's starts with a user's prefix, which
+ * the code-size table and the plugin's take for the user's.
+ */
+#define GATE_FNS(p)										\
+	static void *gate_##p##_memcpy(void *d, const void *s, size_t n)				\
+	{											\
+		return (void *)umode_call((uintptr_t)p##_memcpy, (uintptr_t)d, (uintptr_t)s, n); \
+	}											\
+	static void *gate_##p##_memmove(void *d, const void *s, size_t n)				\
+	{											\
+		return (void *)umode_call((uintptr_t)p##_memmove, (uintptr_t)d, (uintptr_t)s, n); \
+	}											\
+	static void *gate_##p##_memset(void *d, int c, size_t n)					\
+	{											\
+		return (void *)umode_call((uintptr_t)p##_memset, (uintptr_t)d, (unsigned long)c, n); \
+	}
+#define GATE_user(p) GATE_FNS(p)
+#define GATE_ours(p)
+#define GATE_ref(p)
+#define GATE_peer(p)
+#define GATE_loop(p)
+#define GATE(kind, name, p) GATE_##kind(p)
+WM_IMPL_LIST(GATE)
+
+struct suite_impl impl_suite(int k)
+{
+	struct suite_impl f = wm_impls[k].f;
+	int i = 0;
+
+#define SWAP_user(p)								\
+	if (i == k) {								\
+		f.cpy = f.cpy ? gate_##p##_memcpy : NULL;				\
+		f.move = f.move ? gate_##p##_memmove : NULL;			\
+		f.set = f.set ? gate_##p##_memset : NULL;				\
+	}
+#define SWAP_ours(p)
+#define SWAP_ref(p)
+#define SWAP_peer(p)
+#define SWAP_loop(p)
+#define SWAP(kind, name, p) SWAP_##kind(p) i++;
+	WM_IMPL_LIST(SWAP)
+	return f;
+}
 
 int impl_must_align(const char *name)
 {

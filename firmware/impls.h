@@ -43,6 +43,12 @@ struct wm_impl {
 
 extern const struct wm_impl wm_impls[WM_NIMPLS];
 
+/*
+ * Implementation k as the suite calls it: a user's functions through the gate
+ * to U-mode (firmware/umode.c), the others as they are.
+ */
+struct suite_impl impl_suite(int k);
+
 /* Whether a misaligned access counted in the implementation named fails the run. */
 int impl_must_align(const char *name);
 

@@ -50,19 +50,24 @@ void fw_main(unsigned long hartid, const void *dtb)
 	struct suite_result res = { 0, 0, 0, 0 };
 	struct fdt_info fdt;
 	int pmu, bench, status;
+	void *guard_lo, *guard_hi;
 
 	fw_start(hartid, dtb, &fdt);
 	pmu = misalign_init() != MISALIGN_NO_PMU;
 
 	trap_context = suite_current;	/* a trap names the suite's case */
-	mmu_init();	/* guard pages for the suite (firmware/mmu.c) */
+	/* Guard pages for the suite, U-mode for a user's functions (firmware/mmu.c). */
+	if (mmu_init(&guard_lo, &guard_hi) == 0)
+		suite_set_guard(guard_lo, guard_hi);
 	for (i = 0; i < WM_NIMPLS; i++)
 		if (wm_impls[i].role != WM_BENCH_ONLY)
-			impls[n++] = wm_impls[i].f;
+			impls[n++] = impl_suite(i);
 #define PEER_SKIP(why) proto_line(TAG_SKIP, "%s\n", why);
 	WM_PEER_SKIPS(PEER_SKIP)
 	suite_run(impls, n, pmu ? &hooks : NULL, &res);
-	mmu_off();	/* the benchmark below runs unpaged, as make bench's */
+	/* The benchmark below runs unpaged, as make bench's: paging only for a user's calls. */
+	mmu_off();
+	suite_set_guard(NULL, NULL);
 	/*
 	 * The cycle counts one serial log should carry, so that a board's
 	 * capture alone answers "how fast": a short benchmark, in the lines

@@ -15,6 +15,7 @@
 #include "firmware.h"
 #include "sbi.h"
 #include "protocol.h"
+#include "umode.h"
 
 static const char *trap_cause_name(unsigned long cause)
 {
@@ -81,12 +82,19 @@ static __attribute__((noreturn)) void trap_nested(unsigned long cause, int nesti
 
 int (*trap_context)(char *buf, size_t size);
 
-/* regs[i] is x<i> at the trap (regs[0] unused). */
+/*
+ * regs[i] is x<i> at the trap (regs[0] unused).  A trap from U-mode is a
+ * user's function's (firmware/umode.c): its return through the gate goes back
+ * to its caller, anything else is reported here with the case.
+ */
 void trap_report(const unsigned long *regs)
 {
 	static volatile int nesting;
 	unsigned long cause = csr_read(CSR_SCAUSE);
+	int from_user = !(csr_read(CSR_SSTATUS) & SSTATUS_SPP);
 
+	if (from_user)
+		umode_trap(regs, cause);	/* the gate's ecall: back to the caller */
 	if (nesting++)
 		trap_nested(cause, nesting - 1);
 	printf("\n");
@@ -98,13 +106,19 @@ void trap_report(const unsigned long *regs)
 	printf("sepc=0x%lx stval=0x%lx\n", csr_read(CSR_SEPC), csr_read(CSR_STVAL));
 	proto_line(TAG_TRAP, "ra=0x%lx sp=0x%lx a0=0x%lx a1=0x%lx a2=0x%lx\n", regs[1], regs[2],
 	       regs[10], regs[11], regs[12]);
+	if (from_user)
+		proto_line(TAG_TRAP, "in U-mode, where a user's functions run: they may touch "
+			   "their own code, stack and the buffers they are given, and nothing else "
+			   "(no SBI, no console, no finisher, none of the image's memory)\n");
 	/* The trap entry runs on a stack of its own (boot/entry.S), so that this
 	 * report still comes, with its own sepc, when sp was not in the stack. */
-	extern char _stack_start[], _stack_end[];
-	if (regs[2] < (unsigned long)_stack_start || regs[2] > (unsigned long)_stack_end)
+	extern char _stack_start[], _stack_end[], _umode_stack_start[], _umode_stack_end[];
+	char *lo = from_user ? _umode_stack_start : _stack_start;
+	char *hi = from_user ? _umode_stack_end : _stack_end;
+	if (regs[2] < (unsigned long)lo || regs[2] > (unsigned long)hi)
 		proto_line(TAG_TRAP, "sp=0x%lx is outside the stack 0x%lx..0x%lx: it overflowed "
 			   "(a call that recursed without end?) or sp was overwritten\n", regs[2],
-			   (unsigned long)_stack_start, (unsigned long)_stack_end);
+			   (unsigned long)lo, (unsigned long)hi);
 	/* A page fault on the guard pages names the suite's case. */
 	char now[160];
 	if (trap_context && trap_context(now, sizeof(now)))

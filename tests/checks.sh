@@ -132,6 +132,22 @@ mk_user() {
 	make -s --no-print-directory O=$T PEERS=0 PICOLIBC_REFS=0 "$@" all
 }
 
+# peek [FLAGS]: the image of $T with tests/impl/peek.c's memset reading the seal's CRC
+# (protocol.c's proto_crc, its address from a first build without the read, which must be
+# the same in the second), built with FLAGS, booted; then whether the trap's stval is it.
+peek() {
+	local a b s
+	mk_user IMPL=peek=tests/impl/peek.c || return
+	a=$(riscv64-unknown-elf-nm $T/virt/wordmerge.elf | awk '$3 == "proto_crc" { print $1 }')
+	mk_user IMPL=peek=tests/impl/peek.c IMPL_CFLAGS="-DPEEK=0x$a $*" || return
+	b=$(riscv64-unknown-elf-nm $T/virt/wordmerge.elf | awk '$3 == "proto_crc" { print $1 }')
+	[ -n "$a" ] && [ "$a" = "$b" ] || { echo "proto_crc moved: 0x$a, then 0x$b"; return 1; }
+	./run-qemu.sh --no-build --no-icount --elf $T/virt/wordmerge.elf --log $LOG
+	s=$?
+	grep -q "^TRAP: .* stval=0x${a#"${a%%[!0]*}"}\b" $LOG && echo "stval is proto_crc's address"
+	return $s
+}
+
 # user_asm FILE.c OUT.s: FILE's assembly, as a user's .include would hold it.
 user_asm() {
 	riscv64-unknown-elf-gcc -S -march=rv64imac -mabi=lp64 -O2 -ffreestanding \

@@ -52,9 +52,19 @@
 #define SPAN (BIG_MAX + 2 * MAX_OFF + 2 * GUARD + 256)
 #define DETAIL_MAX 5          /* FAIL lines printed per group and impl */
 
-static _Alignas(64) unsigned char suite_src[SPAN];  /* source pattern */
+/*
+ * The two buffers the functions under test are given.  The RISC-V image puts them in a section
+ * of its own (SUITE_CALLED_SECTION), which a user's functions, run in U-mode, may reach; the models
+ * beside them stay out of those functions' reach.
+ */
+#ifdef SUITE_CALLED_SECTION
+#define SUITE_CALLED __attribute__((section(SUITE_CALLED_SECTION)))
+#else
+#define SUITE_CALLED
+#endif
+static SUITE_CALLED _Alignas(64) unsigned char suite_src[SPAN];  /* source pattern */
 static _Alignas(64) unsigned char suite_dpre[SPAN]; /* pristine dst pattern */
-static _Alignas(64) unsigned char suite_dst[SPAN];  /* what the call wrote */
+static SUITE_CALLED _Alignas(64) unsigned char suite_dst[SPAN];  /* what the call wrote */
 static _Alignas(64) unsigned char suite_spre[SPAN]; /* pristine source */
 /* The overlap cases' buffer: room below for the most negative distance and the guard. */
 #define OVERLAP_BASE (GUARD + FAR_LEN_MAX + 256)

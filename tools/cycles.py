@@ -35,7 +35,7 @@ COLUMNS = "fn,impl,dst,src,n,kind,instructions,u74,u54,class,calls"
 CORES = (("u74", "sifive-u74"), ("u54", "sifive-u54"))
 MC_ARGS = ["-triple=riscv64", "-mattr=+m,+a,+c"]
 MCA_ARGS = ["-mtriple=riscv64", "-iterations=1", "-instruction-info=0", "-resource-pressure=0"]
-HARNESS, MARK = ("time_cpy", "time_set"), "bench_trace_start"
+HARNESS, MARK = ("time_cpy", "time_set", "umode_gate"), "bench_trace_start"
 LINK_LOOKBACK = 72     # a dropped link's writer this close to its reader: docs, step 4 (b)
 NO_LINK = "the jump cannot be modeled exactly without its link (docs/benchmarks.md)"
 REGS = ("zero ra sp gp tp t0 t1 t2 s0 s1 a0 a1 a2 a3 a4 a5 a6 a7 s2 s3 s4 s5 s6 s7 s8 s9 "

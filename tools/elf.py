@@ -8,7 +8,7 @@ wmlog.Error: no readable ELF, or a stripped one where names are needed.
   check ELF --load-addr ADDR   exit 1, one line on stderr, unless ELF is a whole
       RISC-V 64-bit little-endian ELF entered and loaded at ADDR
   user OBJ              exit 1, why on stdout, unless the image links OBJ as a user's: RV64
-      soft-float, relocatable, its memcpy/memmove/memset functions, nothing else undefined
+      soft-float, relocatable, its memcpy/memmove/memset functions, nothing undefined
   functions ELF         "0xADDR SIZE NAME" of every function, " lib" after lib's
   header --bin BIN --elf ELF --ram-base ADDR [--name NAME] [-v]   BIN's RISC-V Image
       header as U-Boot's booti reads it, against ELF: a FAIL: line per failed check
@@ -171,7 +171,7 @@ def user(path):
     except (Error, AttributeError):     # no ELF, no symbol table
         return "not an ELF object"
     abi, three = FLOAT_ABI.get(h.e_flags & 6), LIB[:3]
-    undef = [s.name for s in syms if s.entry.st_shndx == "SHN_UNDEF" and s.name not in ("", *three)]
+    undef = [s.name for s in syms if s.entry.st_shndx == "SHN_UNDEF" and s.name]
     ours = [s for s in syms if s.name in three and s.entry.st_shndx != "SHN_UNDEF"
             and s.entry.st_info.bind != "STB_LOCAL"]
     bad = [s for s in ours if s.entry.st_info.type != "STT_FUNC" or not elf.code(s.entry)]
@@ -183,8 +183,8 @@ def user(path):
             or bad and f"{bad[0].name} is not a function: %s in %s (a function is STT_FUNC in "
             f".text; assembly: .type {bad[0].name}, @function)" % kind
             or not ours and "defines none of memcpy, memmove, memset"
-            or undef and f"needs {' '.join(undef)} (undefined; the image is freestanding: only "
-            "memcpy, memmove and memset may be left to it)")
+            or undef and f"needs {' '.join(undef)} (undefined; the image is freestanding, and "
+            "its functions run in U-mode, where they reach no code but the file's own)")
 
 
 # 64 bytes, little-endian: code0 (a jump over the header), code1, text_offset, image_size, flags
