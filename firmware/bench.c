@@ -266,19 +266,6 @@ static void now_set(const char *fn, int k, const void *d, const void *s, size_t 
 	bench_now.n = n;
 }
 
-/*
- * How many users' implementations the image carries, whose calls go through
- * the gate: known when compiling, so that an image without one has no call
- * of the gate's (firmware/umode.c) at all, and links lib exactly as before.
- */
-#define COUNT_user 1
-#define COUNT_ours 0
-#define COUNT_ref 0
-#define COUNT_peer 0
-#define COUNT_loop 0
-#define COUNT(kind, name, p) + COUNT_##kind
-enum { NUSERS = 0 WM_IMPL_LIST(COUNT) };
-
 static unsigned long net(unsigned long v, unsigned long ovh)
 {
 	return v > ovh ? v - ovh : 0;
@@ -364,7 +351,7 @@ static void measure_cpy(int k, cpy_fn f, void *d, const void *s, size_t n,
 			int runs, struct meas *best)
 {
 	struct misalign_counts before = misalign_read();
-	int user = NUSERS && wm_impls[k].role == WM_USER;
+	int user = WM_NUSERS && wm_impls[k].role == WM_USER;	/* 0 users: no gate call at all */
 	struct meas m;
 	int r;
 
@@ -385,7 +372,7 @@ static void measure_set(int k, set_fn f, void *d, int c, size_t n, int runs,
 			struct meas *best)
 {
 	struct misalign_counts before = misalign_read();
-	int user = NUSERS && wm_impls[k].role == WM_USER;
+	int user = WM_NUSERS && wm_impls[k].role == WM_USER;
 	struct meas m;
 	int r;
 
@@ -436,7 +423,7 @@ static int bench_calibrate(void)
 		time_cpy(loads[r & 1], buf_b, buf_a + 1, 4 * KIB, &m);
 		equal &= m.cyc - m.ins == diff;
 	}
-	for (r = 0; NUSERS && r < 32; r++) {	/* a user's calls: the gate's */
+	for (r = 0; WM_NUSERS && r < 32; r++) {	/* a user's calls: the gate's */
 		time_user((uintptr_t)umode_gate_empty, 0, 0, 0, &m);
 		keep_min(&ovh_user, &m, r);
 	}

@@ -83,7 +83,8 @@ IMG_REFS += $(IMPL_OBJS)
 # The table as the image's C reads it, rewritten only when it changes.
 IMPLS_H := $(IMG_DIR)/gen/wm-impls.h
 IMG_CFLAGS += -I$(IMG_DIR)/gen -DWM_IMPL_MUST_ALIGN=$(IMPL_MUST_ALIGN)
-IMPLS_H_LINES = '\#define WM_NIMPLS $(words $(IMPL_LIST))' '\#define WM_IMPL_LIST(X) \' \
+IMPLS_H_LINES = '\#define WM_NIMPLS $(words $(IMPL_LIST))' \
+	'\#define WM_NUSERS $(words $(filter %:user,$(IMPL_LIST)))' '\#define WM_IMPL_LIST(X) \' \
 	$(foreach e,$(IMPL_LIST),'	X($(call impl_field,$(e),3), "$(call impl_field,$(e),1)", \
 	$(call impl_field,$(e),2)) \') ''
 $(IMPLS_H): FORCE
