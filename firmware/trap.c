@@ -106,7 +106,7 @@ void trap_report(const unsigned long *regs)
 	printf("sepc=0x%lx stval=0x%lx\n", csr_read(CSR_SEPC), csr_read(CSR_STVAL));
 	proto_line(TAG_TRAP, "ra=0x%lx sp=0x%lx a0=0x%lx a1=0x%lx a2=0x%lx\n", regs[1], regs[2],
 	       regs[10], regs[11], regs[12]);
-	if (from_user)
+	if (from_user && !umode_report())
 		proto_line(TAG_TRAP, "in U-mode, where a user's functions run: they may touch "
 			   "their own code, stack and the buffers they are given, and nothing else "
 			   "(no SBI, no console, no finisher, none of the image's memory)\n");

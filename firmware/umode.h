@@ -22,9 +22,20 @@ unsigned long umode_call(uintptr_t fn, unsigned long a0, unsigned long a1, unsig
 void umode_gate_empty(void);
 
 /*
+ * bench.c, where cycle and instret count instructions exactly (in lockstep,
+ * as under QEMU -icount): every call after this one, of the image's own empty
+ * function, must read the counters exactly as far from S's reads as it did.
+ */
+void umode_exact(void);
+
+/*
  * trap.c, on a trap from U-mode: the gate's ecall returns from umode_call()
- * (this does not return then); any other is the trap report's.
+ * (this does not return then), unless the gate's counts are not the call's;
+ * any other is the trap report's.
  */
 void umode_trap(const unsigned long *regs, unsigned long cause);
+
+/* trap.c's report of that trap: why its counts were refused, if they were (returns 1). */
+int umode_report(void);
 
 #endif /* WM_UMODE_H */
