@@ -148,9 +148,10 @@ peek() {
 	return $s
 }
 
-# user_asm FILE.c OUT.s: FILE's assembly, as a user's .include would hold it.
+# user_asm FILE.c OUT.s: FILE's assembly, as a user's .include would hold it (medany, as the
+# image's code: its data lies above 2 GiB).
 user_asm() {
-	riscv64-unknown-elf-gcc -S -march=rv64imac -mabi=lp64 -O2 -ffreestanding \
+	riscv64-unknown-elf-gcc -S -march=rv64imac -mabi=lp64 -mcmodel=medany -O2 -ffreestanding \
 		-fno-tree-loop-distribute-patterns "$1" -o "$2"
 }
 

@@ -3,7 +3,7 @@
 """ELF facts from pyelftools (Debian's, it imports only under /usr/bin/python3).
 wmlog.Error: no readable ELF, or a stripped one where names are needed.
   symbolize ELF [LOG]   copy LOG (or stdin) a line at a time, naming the code
-      addresses of "TRAP: " lines " <sym+0xoff>" (" <?>": sepc=, ra= in none);
+      addresses of "TRAP: " lines " <sym+0xoff>" (elf.whose; " <?>": sepc=, ra= in none);
       exit 2 after a "BANNER: build-id" that is not ELF's (no more names)
   check ELF --load-addr ADDR   exit 1, one line on stderr, unless ELF is a whole
       RISC-V 64-bit little-endian ELF entered and loaded at ADDR
@@ -128,24 +128,27 @@ class Elf:
             self._starts = [f.addr for f in self._funcs]
         return self._funcs
 
-    def function_at(self, addr):
-        """([the names of the function holding addr, as Funcs], offset): the innermost sized
-        function, else an unsized label (assembly) at or below addr; or None."""
-        funcs, i = self.functions(), bisect.bisect_right(self._starts, addr)
-        inside = [f.addr for f in funcs[:i] if f.size and addr < f.addr + f.size]
-        if not inside and i and not any(f.size for f in funcs if f.addr == self._starts[i - 1]):
-            inside = [self._starts[i - 1]]
-        return ([f for f in funcs if f.addr == inside[-1]], addr - inside[-1]) if inside else None
-
     def lookup(self, addr):
-        hit = self.function_at(addr)
-        return hit and f"{hit[0][0].name}+0x{hit[1]:x}"
+        user, names, off = self.whose(addr)
+        return f"{names[0]}+0x{off:x}" if names else user and f"user_{user}.o+0x{off:x}"
 
     def owners(self):
         """{NAME: (start, end)} of each user's object: its own output section .user.NAME."""
         return {s.name[6:]: (s["sh_addr"], s["sh_addr"] + s["sh_size"])
                 for s in self.elf.iter_sections() if s.name.startswith(".user.")}
 
+    def whose(self, addr):
+        """(user, names, offset) of addr by where it lies: its user's NAME (or None); the names of
+        the function holding it (innermost sized, else an unsized label below) if of that same
+        object, and the offset from it; else [] and the offset into the user's object (or None)."""
+        funcs, i = self.functions(), bisect.bisect_right(self._starts, addr)
+        inside = [f.addr for f in funcs[:i] if f.size and addr < f.addr + f.size]
+        if not inside and i and not any(f.size for f in funcs if f.addr == self._starts[i - 1]):
+            inside = [self._starts[i - 1]]
+        own = lambda a: next((n for n, (lo, hi) in self.owners().items() if lo <= a < hi), None)
+        user, at = own(addr), inside and inside[-1]
+        names = [f.name for f in funcs if inside and f.addr == at and own(at) == user]
+        return user, names, addr - at if names else user and addr - self.owners()[user][0]
 
 def check(path, load_addr):
     """Error unless QEMU can boot path at load_addr."""

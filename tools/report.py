@@ -809,15 +809,12 @@ def cmd_misalign(a):
                         for opt in (a.fail_in, a.require))
     (checked, records), guest = read_misalign(a.raw), elfmod.Elf(a.elf)
     bench, funcs, owners = a.log and wmlog.read(a.log).bench, {}, guest.owners()
-    owner = lambda pc: next((n for n, (lo, hi) in owners.items() if lo <= pc < hi), None)
     for r in records:
-        # Where code lies says whose it is: a symbol names only code of its own object (a .size
-        # too large claims no more), and a user's object past every .size is that user's still:
-        # user_NAME.o, a name that only NAME's own symbols can hold.
-        user, hit = owner(r[0]), guest.function_at(r[0])
-        names = [f.name for f in hit[0] if owner(f.addr) == user] if hit else []
+        # Where code lies says whose it is (elf.py whose): a user's object past every .size is
+        # that user's still, user_NAME.o, a name that only NAME's own symbols can hold.
+        user, names, off = guest.whose(r[0])
         func = names[0] if names else f"user_{user}.o" if user else "<unknown>"
-        where, off = (f"{func}+0x{hit[1]:x}", f"+0x{hit[1]:x}") if names else (f"0x{r[0]:x}",) * 2
+        where, off = (f"{func}+0x{off:x}", f"+0x{off:x}") if names else (f"0x{r[0]:x}",) * 2
         funcs.setdefault(func, []).append(types.SimpleNamespace(
             r=r, func=func, where=where, site=f"{off}:{r[2]}{r[1]}x{r[3]}", user=user,
             names=names or [func] * bool(user)))
