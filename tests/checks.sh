@@ -65,14 +65,32 @@ fleetmix_within_rounding() {
 	}'
 }
 
-# tools/report.py summary's code size table on stdin: a line per implementation,
-# the bytes of its total that are not its three functions' (its helpers').
-helper_bytes() {
+# tools/report.py summary's code size table on stdin: "IMPL MEMCPY MEMMOVE MEMSET TOTAL" for
+# each implementation that has all three.
+size_rows() {
 	local n='\([0-9]*\)'
-	sed -n "s/^\([a-z-]*\) *| *$n *| *$n *| *$n *| *$n$/\1 \2 \3 \4 \5/p" |
-	while read i a b c t; do
+	sed -n "s/^\([a-z-]*\) *| *$n *| *$n *| *$n *| *$n$/\1 \2 \3 \4 \5/p"
+}
+
+# That table: a line per implementation, the bytes of its total that are not its three
+# functions' (its helpers').
+helper_bytes() {
+	size_rows | while read i a b c t; do
 		echo "$i: $((t - a - b - c)) bytes besides its three functions"
 	done
+}
+
+# same_total A B: that table: PASS: when implementations A and B total the same bytes, else
+# FAIL: with both totals, status 1.
+same_total() {
+	size_rows | awk -v a="$1" -v b="$2" '{ t[$1] = $5 }
+		END {
+			if (t[a] != "" && t[a] == t[b])
+				print "PASS: " a " and " b " total the same " t[a] " bytes"
+			else
+				print "FAIL: " a " totals " t[a] " bytes, " b " " t[b]
+			exit !(t[a] != "" && t[a] == t[b])
+		}'
 }
 
 # The user's images in DIR/virt, DIR/visionfive2 and DIR/unmatched: copies of

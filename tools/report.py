@@ -130,17 +130,17 @@ def read_elf(path, run):
         raise Error(f"{path} is not the image that wrote {run.path}: no function {missing[0]}")
     elf.wrote(run.path, None, run.meta.get("memcpy_addr"))
     lib = sorted((f.name, f.size) for f in syms.values() if f.size and elfmod.is_lib(f.name, False))
-    # Another's total: every function of its symbols' prefix (extract-refs.sh's PREFIX_, a user's
-    # user_NAME. too: firmware/impls.mk), the longest that fits (user_a_b_'s are not user_a_'s),
-    # each address once, whatever its number of names (aliases).
+    # Another's total: every function of its symbols' prefix (extract-refs.sh's PREFIX_), the
+    # longest, each address once (aliases); a user's: its object's code as linked (impls.mk).
     prefixes = {i: s[:-len(fn)] for (i, fn), s in run.b.symbols.items() if s.endswith("_" + fn)}
-    own = {f.name: max((p for p in prefixes.values() if f.name.startswith((p, p[:-1] + "."))),
-                       key=len, default=None) for f in syms.values()}
+    own = {f.name: max((p for p in prefixes.values() if f.name.startswith(p)), key=len,
+                       default=None) for f in syms.values()}
     return {"elf": path, "libfile": elfmod.LIB_FILE, "lib": lib,
             "lib_total": sum(s for _, s in lib),
             "size": {k: syms[s].size for k, s in run.b.symbols.items()},
             "total": {i: sum({f.addr: f.size for f in syms.values() if own[f.name] == p}
-                             .values()) for i, p in prefixes.items()}}
+                             .values()) for i, p in prefixes.items()}
+            | {u: elf.address(f".user.{u}.code_end")[0] - a for u, (a, _) in elf.owners().items()}}
 
 
 def read_cycles(path, run):
@@ -335,7 +335,7 @@ def size_table(run, sizes):
     return (f"Code size, bytes of .text after link-time relaxation; {run.ours}'s total with the "
             f"static helpers of {os.path.basename(sizes['libfile'])}: "
             + ", ".join(f"{n} {s}" for n, s in sizes["lib"] if n not in run.symfns)
-            + "; another's with its helpers (its symbols' prefix)",
+            + "; another's with its helpers (its symbols' prefix), a user's its object's code",
             ["implementation", *run.symfns, "total"],
             [[impl, *sz, sizes["lib_total"] if impl == run.ours else
               sizes["total"].get(impl, sum(x for x in sz if x != "–"))] for impl in
