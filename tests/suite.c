@@ -62,10 +62,19 @@
 #else
 #define SUITE_CALLED
 #endif
-static SUITE_CALLED _Alignas(64) unsigned char suite_src[SPAN];  /* source pattern */
-static _Alignas(64) unsigned char suite_dpre[SPAN]; /* pristine dst pattern */
-static SUITE_CALLED _Alignas(64) unsigned char suite_dst[SPAN];  /* what the call wrote */
-static _Alignas(64) unsigned char suite_spre[SPAN]; /* pristine source */
+/*
+ * Each on a page boundary, an odd number of pages long: two laid side by side are then an odd
+ * number of pages apart, and the same offset in both never shares an entry of QEMU's
+ * direct-mapped TLB.  At 64 bytes' alignment they lay 256 pages apart, and a user's byte loop
+ * (in U-mode, with a TLB of its own) made each access evict the other buffer's page: the suite
+ * ran at half speed.  No count the image measures changes.
+ */
+#define SUITE_ALIGN 4096
+_Static_assert((SPAN + SUITE_ALIGN - 1) / SUITE_ALIGN % 2 == 1, "SPAN: an odd number of pages");
+static SUITE_CALLED _Alignas(SUITE_ALIGN) unsigned char suite_src[SPAN];  /* source pattern */
+static _Alignas(SUITE_ALIGN) unsigned char suite_dpre[SPAN]; /* pristine dst pattern */
+static SUITE_CALLED _Alignas(SUITE_ALIGN) unsigned char suite_dst[SPAN];  /* what the call wrote */
+static _Alignas(SUITE_ALIGN) unsigned char suite_spre[SPAN]; /* pristine source */
 /* The overlap cases' buffer: room below for the most negative distance and the guard. */
 #define OVERLAP_BASE (GUARD + FAR_LEN_MAX + 256)
 /* Rows of suite_spre and suite_dpre shifted by 0..W-1 bytes: shifted() says what for. */
