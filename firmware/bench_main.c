@@ -17,7 +17,6 @@
 void fw_main(unsigned long hartid, const void *dtb)
 {
 	struct fdt_info fdt;
-
 	void *guard_lo, *guard_hi;
 
 	fw_start(hartid, dtb, &fdt);
