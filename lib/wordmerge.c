@@ -750,21 +750,34 @@ WM_NO_LIBCALLS void *wm_memmove(void *dst, const void *src, size_t n)
 	return fwd ? wm_copy_fwd(dst, src, n) : wm_copy_bwd(dst, src, n);
 }
 
-/* memset's steps 1 and 4: WSIZE - 1 bytes from p the way step goes. */
-WM_INLINE void wm_set_bytes(unsigned char *p, int step, unsigned char b)
+/* memset's step 1: the WSIZE - 1 bytes from d, which reach up to its word boundary or past
+ * it, into what step 2 stores. */
+WM_INLINE void wm_set_head(unsigned char *d, unsigned char b)
 {
-	p[0] = b;
-	p[step] = b;
-	p[2 * step] = b;
+	d[0] = b;
+	d[1] = b;
+	d[2] = b;
 	if (WSIZE == 8) {
-		p[3 * step] = b;
-		p[4 * step] = b;
-		p[5 * step] = b;
-		p[6 * step] = b;
+		d[3] = b;
+		d[4] = b;
+		d[5] = b;
+		d[6] = b;
 	}
 }
 
-/* 1 to 2 * WSIZE bytes from both ends at once, overlapping: no test per byte. */
+/* Step 4: the 1 to WSIZE - 1 bytes from the word boundary dend up to e, in three stores or
+ * four: the four from dend, aligned, if there are four or more, and the last three (they
+ * may reach below dend, into what step 2 stored). */
+WM_INLINE void wm_set_tail(unsigned char *dend, unsigned char *e, unsigned char b, word w)
+{
+	if (WSIZE == 8 && (((uintptr_t)e - (uintptr_t)dend) & 4))
+		*(wm_u32 *)dend = (uint32_t)w;
+	e[-1] = b;
+	e[-2] = b;
+	e[-3] = b;
+}
+
+/* 0 to 2 * WSIZE bytes from both ends at once, overlapping: no test per byte. */
 WM_INLINE void wm_set_ends(unsigned char *d, unsigned char *e, unsigned char b, size_t n)
 {
 	if (n > 4) {
@@ -788,12 +801,14 @@ WM_INLINE void wm_set_ends(unsigned char *d, unsigned char *e, unsigned char b, 
 		}
 		return;
 	}
-	d[0] = b;
-	e[-1] = b;
 	if (n > 2) {
 		d[1] = b;
 		e[-2] = b;
+	} else if (!n) {
+		return;
 	}
+	d[0] = b;
+	e[-1] = b;
 }
 
 /* Step 2 for 1 to 8 words (m < 9 * WSIZE bytes from dw on): from both ends, overlapping. */
@@ -884,20 +899,19 @@ WM_NO_LIBCALLS void *wm_memset(void *dst, int c, size_t n)
 	if (WM_SMALL_CODE)
 		return wm_set_small(dst, b, n);
 	if (n <= WSIZE || (n <= 2 * WSIZE && (unsigned char *)dw != d)) {
-		if (n)
-			wm_set_ends(d, e, b, n);
+		wm_set_ends(d, e, b, n);
 		return dst;
 	}
 	if ((unsigned char *)dw != d) {
-		wm_set_bytes(d, 1, b);
+		wm_set_head(d, b);
 		m = (uintptr_t)e - (uintptr_t)dw;
 	}
-	if (m > 8 * WSIZE)
-		wm_set_many(dw, dend, w);
-	else
+	if (m <= 8 * WSIZE)
 		wm_set_few(dw, dend, m, w);
+	else
+		wm_set_many(dw, dend, w);
 	if ((unsigned char *)dend != e)
-		wm_set_bytes(e - 1, -1, b);
+		wm_set_tail((unsigned char *)dend, e, b, w);
 	return dst;
 }
 
