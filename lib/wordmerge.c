@@ -234,7 +234,6 @@ WM_INLINE void wm_move8_bwd(word *dw, const word *sw)
 WM_INLINE const word *wm_words_fwd(word *dw, const word *sw, word *dend)
 {
 	uintptr_t m = (uintptr_t)dend - (uintptr_t)dw;
-	word w0, w1, w2, w3;
 
 	if (WM_SMALL_CODE) {
 		while (dw != dend)
@@ -248,10 +247,8 @@ WM_INLINE const word *wm_words_fwd(word *dw, const word *sw, word *dend)
 			sw += 8;
 		}
 		if (m & 4 * WSIZE) {
-			w0 = sw[0];
-			w1 = sw[1];
-			w2 = sw[2];
-			w3 = sw[3];
+			word w0 = sw[0], w1 = sw[1], w2 = sw[2], w3 = sw[3];
+
 			dw[0] = w0;
 			dw[1] = w1;
 			dw[2] = w2;
@@ -260,8 +257,8 @@ WM_INLINE const word *wm_words_fwd(word *dw, const word *sw, word *dend)
 			sw += 4;
 		}
 		if (m & 2 * WSIZE) {
-			w0 = sw[0];
-			w1 = sw[1];
+			word w0 = sw[0], w1 = sw[1];
+
 			dw[0] = w0;
 			dw[1] = w1;
 			dw += 2;
@@ -284,7 +281,6 @@ WM_INLINE const word *wm_words_fwd(word *dw, const word *sw, word *dend)
 WM_INLINE const word *wm_words_bwd(word *dw, const word *sw, word *dstop)
 {
 	uintptr_t m = (uintptr_t)dw - (uintptr_t)dstop;
-	word w0, w1, w2, w3;
 
 	if (WM_SMALL_CODE) {
 		while (dw != dstop)
@@ -298,10 +294,8 @@ WM_INLINE const word *wm_words_bwd(word *dw, const word *sw, word *dstop)
 			sw -= 8;
 		}
 		if (m & 4 * WSIZE) {
-			w0 = sw[-1];
-			w1 = sw[-2];
-			w2 = sw[-3];
-			w3 = sw[-4];
+			word w0 = sw[-1], w1 = sw[-2], w2 = sw[-3], w3 = sw[-4];
+
 			dw[-1] = w0;
 			dw[-2] = w1;
 			dw[-3] = w2;
@@ -310,8 +304,8 @@ WM_INLINE const word *wm_words_bwd(word *dw, const word *sw, word *dstop)
 			sw -= 4;
 		}
 		if (m & 2 * WSIZE) {
-			w0 = sw[-1];
-			w1 = sw[-2];
+			word w0 = sw[-1], w1 = sw[-2];
+
 			dw[-1] = w0;
 			dw[-2] = w1;
 			dw -= 2;
@@ -649,8 +643,6 @@ WM_INLINE void wm_bytes8(unsigned char *d, const unsigned char *s)
  * (memmove's forward copies too: each group is loaded before it is stored). */
 WM_INLINE void wm_short_fwd(unsigned char *d, const unsigned char *s, size_t n)
 {
-	unsigned char b0, b1, b2, b3;
-
 	if (WM_SMALL_CODE) {
 		wm_bytes_fwd(d, s, n);
 		return;
@@ -666,10 +658,8 @@ WM_INLINE void wm_short_fwd(unsigned char *d, const unsigned char *s, size_t n)
 		s += 8;
 	}
 	if (n & 4) {
-		b0 = s[0];
-		b1 = s[1];
-		b2 = s[2];
-		b3 = s[3];
+		unsigned char b0 = s[0], b1 = s[1], b2 = s[2], b3 = s[3];
+
 		d[0] = b0;
 		d[1] = b1;
 		d[2] = b2;
@@ -678,8 +668,8 @@ WM_INLINE void wm_short_fwd(unsigned char *d, const unsigned char *s, size_t n)
 		s += 4;
 	}
 	if (n & 2) {
-		b0 = s[0];
-		b1 = s[1];
+		unsigned char b0 = s[0], b1 = s[1];
+
 		d[0] = b0;
 		d[1] = b1;
 		d += 2;
@@ -694,14 +684,11 @@ WM_INLINE void wm_short_fwd(unsigned char *d, const unsigned char *s, size_t n)
 WM_INLINE void wm_short_bwd(unsigned char *e, const unsigned char *s, size_t n)
 {
 	unsigned char *end4 = e - (n & ~(size_t)3);
-	unsigned char b0, b1, b2, b3;
 
 	if (!WM_SMALL_CODE) {
 		for (; e != end4; e -= 4, s -= 4) {
-			b0 = s[-1];
-			b1 = s[-2];
-			b2 = s[-3];
-			b3 = s[-4];
+			unsigned char b0 = s[-1], b1 = s[-2], b2 = s[-3], b3 = s[-4];
+
 			e[-1] = b0;
 			e[-2] = b1;
 			e[-3] = b2;
