@@ -4,7 +4,8 @@
  * As musl's: 1. the head, up to dst's first word boundary; 2. whole words if src
  * is then aligned; 3. else aligned source words, each destination word merged
  * from two by a pair of shifts; 4. the tail.  memmove copies backward when dst
- * lies inside the source: each backward step is the forward one's mirror image.
+ * lies inside the source, which programs seldom ask: there the loops stay and
+ * the ends go a word or a byte a step.
  *
  * Each loop loads its group of words before it stores any, so that on an
  * in-order core no store waits on a load; dst and src may overlap, so the
@@ -102,21 +103,6 @@ WM_INLINE word wm_edge(const word *p, uintptr_t lo, uintptr_t hi)
 #define START(T, p, n) ((T)((uintptr_t)(p) - (n)))
 #endif
 
-/* The WSIZE bytes from s as a word, loading only words with one of the first k. */
-WM_INLINE word wm_load_first(const unsigned char *s, uintptr_t k)
-{
-	uintptr_t off = (uintptr_t)s & WMASK;
-	const word *sw = (const word *)((uintptr_t)s - off);
-	word x = EDGE(sw, s, (uintptr_t)s + k);
-
-	if (off) {
-		x = DROP(x, (int)off * 8);
-		if (off + k > WSIZE)
-			x |= PUSH(EDGE(sw + 1, s, (uintptr_t)s + k), WBITS - (int)off * 8);
-	}
-	return x;
-}
-
 /* The WSIZE bytes that end at s, loading only words with one of the last k. */
 WM_INLINE word wm_load_last(const unsigned char *s, uintptr_t k)
 {
@@ -166,7 +152,7 @@ WM_INLINE void wm_put_bwd(unsigned char *e, uintptr_t k, word x)
 		*(e - 1) = (unsigned char)LAST(x, 8);
 }
 
-/* The small build's head and tail, and the end of a short copy: bytes. */
+/* Bytes: the ends of a small build's copy and of a backward one, and a short copy's end. */
 WM_INLINE void wm_bytes_fwd(unsigned char *d, const unsigned char *s, size_t n)
 {
 	while (n--)
@@ -188,15 +174,6 @@ WM_INLINE void wm_head_fwd(unsigned char *d, const unsigned char *s, uintptr_t k
 		wm_put_bwd(d + k, k, wm_load_last(s + k, k));
 }
 
-/* The mirror image: the k < WSIZE bytes below e, stored up from its word boundary. */
-WM_INLINE void wm_head_bwd(unsigned char *e, const unsigned char *s, uintptr_t k)
-{
-	if (WM_SMALL_CODE)
-		wm_bytes_bwd(e, s, k);
-	else
-		wm_put_fwd(e - k, k, wm_load_first(s - k, k));
-}
-
 /* Step 2's block: eight words, loaded before any is stored. */
 WM_INLINE void wm_move8_fwd(word *dw, const word *sw)
 {
@@ -211,22 +188,6 @@ WM_INLINE void wm_move8_fwd(word *dw, const word *sw)
 	dw[5] = w5;
 	dw[6] = w6;
 	dw[7] = w7;
-}
-
-/* The mirror image: the eight words below sw to those below dw. */
-WM_INLINE void wm_move8_bwd(word *dw, const word *sw)
-{
-	word w0 = sw[-1], w1 = sw[-2], w2 = sw[-3], w3 = sw[-4];
-	word w4 = sw[-5], w5 = sw[-6], w6 = sw[-7], w7 = sw[-8];
-
-	dw[-1] = w0;
-	dw[-2] = w1;
-	dw[-3] = w2;
-	dw[-4] = w3;
-	dw[-5] = w4;
-	dw[-6] = w5;
-	dw[-7] = w6;
-	dw[-8] = w7;
 }
 
 /* Step 2: whole words up to dend: below sixteen as their count's bits say (eight, four,
@@ -274,53 +235,6 @@ WM_INLINE const word *wm_words_fwd(word *dw, const word *sw, word *dend)
 			dw += 16;
 			sw += 16;
 		} while (dw != dend);
-	return sw;
-}
-
-/* The mirror image, below the aligned ends, down to dstop. */
-WM_INLINE const word *wm_words_bwd(word *dw, const word *sw, word *dstop)
-{
-	uintptr_t m = (uintptr_t)dw - (uintptr_t)dstop;
-
-	if (WM_SMALL_CODE) {
-		while (dw != dstop)
-			*--dw = *--sw;
-		return sw;
-	}
-	if (m & 15 * WSIZE) {
-		if (m & 8 * WSIZE) {
-			wm_move8_bwd(dw, sw);
-			dw -= 8;
-			sw -= 8;
-		}
-		if (m & 4 * WSIZE) {
-			word w0 = sw[-1], w1 = sw[-2], w2 = sw[-3], w3 = sw[-4];
-
-			dw[-1] = w0;
-			dw[-2] = w1;
-			dw[-3] = w2;
-			dw[-4] = w3;
-			dw -= 4;
-			sw -= 4;
-		}
-		if (m & 2 * WSIZE) {
-			word w0 = sw[-1], w1 = sw[-2];
-
-			dw[-1] = w0;
-			dw[-2] = w1;
-			dw -= 2;
-			sw -= 2;
-		}
-		if (m & WSIZE)
-			*--dw = *--sw;
-	}
-	if (dw != dstop)	/* the same */
-		do {
-			wm_move8_bwd(dw, sw);
-			wm_move8_bwd(dw - 8, sw - 8);
-			dw -= 16;
-			sw -= 16;
-		} while (dw != dstop);
 	return sw;
 }
 
@@ -443,57 +357,6 @@ WM_INLINE void wm_merge_end_fwd(word *dw, const word *sw, word w0, size_t n, int
 	}
 }
 
-/* The mirror image, below dw and sw. */
-WM_INLINE void wm_merge_end_bwd(word *dw, const word *sw, word w0, size_t n, int ls,
-				uintptr_t lo, uintptr_t hi)
-{
-	int rs = WBITS - ls;
-	word w1, w2, w3, w4;
-
-	if (WM_SMALL_CODE) {
-		for (; n >= WSIZE; n -= WSIZE, sw--, w0 = w1) {
-			w1 = EDGE(sw - 1, lo, hi);
-			*--dw = MERGE(w1, w0, ls, rs);
-		}
-		wm_bytes_bwd((unsigned char *)dw, (const unsigned char *)sw + ls / 8, n);
-		return;
-	}
-	if (n & 4 * WSIZE) {
-		w1 = sw[-1];
-		w2 = sw[-2];
-		w3 = sw[-3];
-		w4 = EDGE(sw - 4, lo, hi);
-		dw[-1] = MERGE(w1, w0, ls, rs);
-		dw[-2] = MERGE(w2, w1, ls, rs);
-		dw[-3] = MERGE(w3, w2, ls, rs);
-		dw[-4] = MERGE(w4, w3, ls, rs);
-		dw -= 4;
-		sw -= 4;
-		w0 = w4;
-	}
-	if (n & 2 * WSIZE) {
-		w1 = sw[-1];
-		w2 = EDGE(sw - 2, lo, hi);
-		dw[-1] = MERGE(w1, w0, ls, rs);
-		dw[-2] = MERGE(w2, w1, ls, rs);
-		dw -= 2;
-		sw -= 2;
-		w0 = w2;
-	}
-	if (n & WSIZE) {
-		w1 = EDGE(--sw, lo, hi);
-		*--dw = MERGE(w1, w0, ls, rs);
-		w0 = w1;
-	}
-	n &= WMASK;
-	if (n) {
-		w0 = PUSH(w0, rs);
-		if (n * 8 > (uintptr_t)ls)
-			w0 |= DROP(EDGE(sw - 1, lo, hi), ls);
-		wm_put_bwd((unsigned char *)dw, n, w0);
-	}
-}
-
 /* Steps 3 and 4: n bytes from the unaligned s to the aligned d. */
 WM_OUTLINE void *wm_merge_fwd(void *dst, unsigned char *d, const unsigned char *s, size_t n)
 {
@@ -516,29 +379,6 @@ WM_OUTLINE void *wm_merge_long_fwd(void *dst, unsigned char *d, const unsigned c
 	for (; n >= 8 * WSIZE; n -= 8 * WSIZE, dw += 8, sw += 8, s += 8 * WSIZE)
 		w0 = wm_merge8_fwd(dw, sw, w0, ls, rs, (uintptr_t)s, slim);
 	return wm_merge_fwd(dst, (unsigned char *)dw, s, n);
-}
-
-/* The mirror image: the n bytes below the unaligned s to those below the aligned e. */
-WM_OUTLINE void *wm_merge_bwd(void *dst, unsigned char *e, const unsigned char *s, size_t n)
-{
-	uintptr_t off = (uintptr_t)s & WMASK, slo = (uintptr_t)s - n;
-	const word *sw = (const word *)((uintptr_t)s - off);
-
-	wm_merge_end_bwd((word *)e, sw, EDGE(sw, slo, s), n, (int)off * 8, slo, (uintptr_t)s);
-	return dst;
-}
-
-WM_OUTLINE void *wm_merge_long_bwd(void *dst, unsigned char *e, const unsigned char *s, size_t n)
-{
-	uintptr_t off = (uintptr_t)s & WMASK, slo = (uintptr_t)s - n;
-	const word *sw = (const word *)((uintptr_t)s - off);
-	word *dw = (word *)e;
-	int ls = (int)off * 8, rs = WBITS - ls;
-	word w0 = EDGE(sw, slo, s);
-
-	for (; n >= 8 * WSIZE; n -= 8 * WSIZE, dw -= 8, sw -= 8, s -= 8 * WSIZE)
-		w0 = wm_merge8_bwd(dw, sw, w0, ls, rs, slo, (uintptr_t)s);
-	return wm_merge_bwd(dst, (unsigned char *)dw, s, n);
 }
 
 /* n > 2 * WSIZE bytes forward (memmove's too): steps 1 to 4. */
@@ -572,33 +412,65 @@ WM_OUTLINE void *wm_copy_fwd(void *dst, const void *src, size_t n)
 	return dst;
 }
 
-/* The mirror image, for a memmove whose dst lies inside its source. */
+/* Steps 3 and 4 backward: the n bytes below the unaligned s to those below the aligned e,
+ * eight words a step, each merged from two, then one. */
+WM_OUTLINE void *wm_merge_bwd(void *dst, unsigned char *e, const unsigned char *s, size_t n)
+{
+	uintptr_t off = (uintptr_t)s & WMASK, slo = (uintptr_t)s - n;
+	const word *sw = (const word *)((uintptr_t)s - off);
+	word *dw = (word *)e, *dstop = START(word *, e, n & ~WMASK);
+	word *dblocks = START(word *, e, WM_SMALL_CODE ? 0 : n & -(8 * WSIZE));
+	int ls = (int)off * 8, rs = WBITS - ls;
+	word w0 = EDGE(sw, slo, s);
+
+	for (; dw != dblocks; dw -= 8, sw -= 8)
+		w0 = wm_merge8_bwd(dw, sw, w0, ls, rs, slo, (uintptr_t)s);
+	while (dw != dstop) {
+		word w1 = EDGE(--sw, slo, s);
+
+		*--dw = MERGE(w1, w0, ls, rs);
+		w0 = w1;
+	}
+	wm_bytes_bwd((unsigned char *)dw, (const unsigned char *)sw + off, n & WMASK);
+	return dst;
+}
+
+/* Backward, for a memmove whose dst lies inside its source, which programs seldom make:
+ * the head in bytes, eight words a step, then one, then bytes. */
 WM_OUTLINE void *wm_copy_bwd(void *dst, const void *src, size_t n)
 {
 	unsigned char *e = END(unsigned char *, dst, n);
 	const unsigned char *s = END(const unsigned char *, src, n);
 	uintptr_t head = (uintptr_t)e & WMASK;
+	word *dw, *dstop, *dblocks;
 	const word *sw;
-	word *dstop;
 
-	if (head) {
-		wm_head_bwd(e, s, head);
-		e -= head;
-		s -= head;
-		n -= head;
-	}
-	if ((uintptr_t)s & WMASK) {
-		if (!WM_SMALL_CODE && n >= 8 * WSIZE)
-			return wm_merge_long_bwd(dst, e, s, n);
+	wm_bytes_bwd(e, s, head);
+	e -= head;
+	s -= head;
+	n -= head;
+	if ((uintptr_t)s & WMASK)
 		return wm_merge_bwd(dst, e, s, n);
-	}
+	dw = (word *)e;
+	sw = (const word *)s;
 	dstop = START(word *, e, n & ~WMASK);
-	sw = wm_words_bwd((word *)e, (const word *)s, dstop);
-	n &= WMASK;
-	if (WM_SMALL_CODE)
-		wm_bytes_bwd((unsigned char *)dstop, (const unsigned char *)sw, n);
-	else if (n)
-		wm_put_bwd((unsigned char *)dstop, n, EDGE(sw - 1, (uintptr_t)sw - n, sw));
+	dblocks = START(word *, e, WM_SMALL_CODE ? 0 : n & -(8 * WSIZE));
+	for (; dw != dblocks; dw -= 8, sw -= 8) {
+		word w0 = sw[-1], w1 = sw[-2], w2 = sw[-3], w3 = sw[-4];
+		word w4 = sw[-5], w5 = sw[-6], w6 = sw[-7], w7 = sw[-8];
+
+		dw[-1] = w0;
+		dw[-2] = w1;
+		dw[-3] = w2;
+		dw[-4] = w3;
+		dw[-5] = w4;
+		dw[-6] = w5;
+		dw[-7] = w6;
+		dw[-8] = w7;
+	}
+	while (dw != dstop)
+		*--dw = *--sw;
+	wm_bytes_bwd((unsigned char *)dw, (const unsigned char *)sw, n & WMASK);
 	return dst;
 }
 
