@@ -4,8 +4,8 @@
  * As musl's: 1. the head, up to dst's first word boundary; 2. whole words if src
  * is then aligned; 3. else aligned source words, each destination word merged
  * from two by a pair of shifts; 4. the tail.  memmove copies backward when dst
- * lies inside the source, which programs seldom ask: there the loops stay and
- * the ends go a word or a byte a step.
+ * lies inside the source, which programs seldom ask: there the loops of eight
+ * words stay and the rest goes a word or a byte a step.
  *
  * Each loop loads its group of words before it stores any, so that on an
  * in-order core no store waits on a load; dst and src may overlap, so the
@@ -551,26 +551,6 @@ WM_INLINE void wm_short_fwd(unsigned char *d, const unsigned char *s, size_t n)
 		*d = *s;
 }
 
-/* Backward, the n bytes below s to those below e: four a step, then one; a loop, not the
- * bits' groups, as only a memmove whose dst lies inside its source comes here. */
-WM_INLINE void wm_short_bwd(unsigned char *e, const unsigned char *s, size_t n)
-{
-	unsigned char *end4 = e - (n & ~(size_t)3);
-
-	if (!WM_SMALL_CODE) {
-		for (; e != end4; e -= 4, s -= 4) {
-			unsigned char b0 = s[-1], b1 = s[-2], b2 = s[-3], b3 = s[-4];
-
-			e[-1] = b0;
-			e[-2] = b1;
-			e[-3] = b2;
-			e[-4] = b3;
-		}
-		n &= 3;
-	}
-	wm_bytes_bwd(e, s, n);
-}
-
 /* Both word-aligned: not WM_SMALL_CODE's, where such a short copy is bytes. */
 #define WM_WORDS(d, s) (!WM_SMALL_CODE && !(((uintptr_t)(d) | (uintptr_t)(s)) & WMASK))
 
@@ -601,7 +581,7 @@ WM_NO_LIBCALLS void *wm_memmove(void *dst, const void *src, size_t n)
 		else if (fwd)
 			wm_short_fwd(dst, src, n);
 		else
-			wm_short_bwd(END(unsigned char *, dst, n), END(const unsigned char *, src, n), n);
+			wm_bytes_bwd(END(unsigned char *, dst, n), END(const unsigned char *, src, n), n);
 		return dst;
 	}
 	if (!n)
