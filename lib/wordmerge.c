@@ -152,7 +152,7 @@ WM_INLINE void wm_put_bwd(unsigned char *e, uintptr_t k, word x)
 		*(e - 1) = (unsigned char)LAST(x, 8);
 }
 
-/* Bytes: the ends of a small build's copy and of a backward one, and a short copy's end. */
+/* Bytes: a small build's ends and short copies, and a backward copy's. */
 WM_INLINE void wm_bytes_fwd(unsigned char *d, const unsigned char *s, size_t n)
 {
 	while (n--)
@@ -413,13 +413,14 @@ WM_OUTLINE void *wm_copy_fwd(void *dst, const void *src, size_t n)
 }
 
 /* Steps 3 and 4 backward: the n bytes below the unaligned s to those below the aligned e,
- * eight words a step, each merged from two, then one. */
+ * eight words a step, each merged from two, then one, then bytes.  A function of its own:
+ * were every return of wm_copy_bwd dst, clang would keep dst in a register through memmove. */
 WM_OUTLINE void *wm_merge_bwd(void *dst, unsigned char *e, const unsigned char *s, size_t n)
 {
 	uintptr_t off = (uintptr_t)s & WMASK, slo = (uintptr_t)s - n;
 	const word *sw = (const word *)((uintptr_t)s - off);
 	word *dw = (word *)e, *dstop = START(word *, e, n & ~WMASK);
-	word *dblocks = START(word *, e, WM_SMALL_CODE ? 0 : n & -(8 * WSIZE));
+	word *dblocks = START(word *, e, WM_SMALL_CODE ? 0 : n & ~(8 * WSIZE - 1));
 	int ls = (int)off * 8, rs = WBITS - ls;
 	word w0 = EDGE(sw, slo, s);
 
@@ -454,7 +455,7 @@ WM_OUTLINE void *wm_copy_bwd(void *dst, const void *src, size_t n)
 	dw = (word *)e;
 	sw = (const word *)s;
 	dstop = START(word *, e, n & ~WMASK);
-	dblocks = START(word *, e, WM_SMALL_CODE ? 0 : n & -(8 * WSIZE));
+	dblocks = START(word *, e, WM_SMALL_CODE ? 0 : n & ~(8 * WSIZE - 1));
 	for (; dw != dblocks; dw -= 8, sw -= 8) {
 		word w0 = sw[-1], w1 = sw[-2], w2 = sw[-3], w3 = sw[-4];
 		word w4 = sw[-5], w5 = sw[-6], w6 = sw[-7], w7 = sw[-8];
