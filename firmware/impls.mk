@@ -164,8 +164,9 @@ endef
 # objcopy's arguments that rename a user's object: its global or weak memcpy, memmove, memset
 # (a Linux-style __memcpy beside them is a helper like any other) become user_NAME_memcpy etc.,
 # the functions under test; every other global symbol, data too, is localized, and it and the
-# file's static functions are renamed user_NAME.SYMBOL: no NAME holds a dot, so no two files'
-# symbols share a name, and user_* names each in the plugin's table and --impl-must-align.
+# file's static functions are renamed user_NAME.SYMBOL (a name starting with a dot too; an
+# assembler's $ mapping symbols and .L labels are no functions): no NAME holds a dot, so no two
+# files' symbols share a name, and user_* names each in the plugin's table and --impl-must-align.
 # Its loaded sections are renamed .user.NAME.* (--prefix-alloc-sections), which the link puts
 # in an output section .user.NAME of their own (USERS_LD): where each byte of a user's lies is
 # the ELF's to say, not what the user's symbols claim (a .size too small).
@@ -173,7 +174,7 @@ endef
 # image's own.  An indirect function (nm's i, STT_GNU_IFUNC) is refused before: the image
 # resolves none (and ld aborts on one).
 IMPL_RENAME = $$2 ~ /^[A-Z]$$/ && $$3 ~ /^mem(cpy|move|set)$$/ { print "--redefine-sym " $$3 "=" \
-	p "_" $$3; next } $$3 ~ /^[$$.]/ { next } $$2 ~ /^([A-Z]|[tu])$$/ { print "--redefine-sym " \
+	p "_" $$3; next } $$3 ~ /^([$$]|\.L)/ { next } $$2 ~ /^([A-Z]|[tu])$$/ { print "--redefine-sym " \
 	$$3 "=" p "." $$3 } $$2 ~ /^([A-Z]|u)$$/ { print "--localize-symbol " p "." $$3 }
 $(foreach n,$(IMPL_NAMES),$(eval $(call impl_rules,$(n))))
 # The user's first: a file that cannot be used fails the build at once.

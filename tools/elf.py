@@ -139,15 +139,16 @@ class Elf:
 
     def whose(self, addr):
         """(user, names, offset) of addr by where it lies: its user's NAME (or None); the names of
-        the function holding it (innermost sized, else an unsized label below) if of that same
-        object, and the offset from it; else [] and the offset into the user's object (or None)."""
+        the function holding it (innermost sized, else an unsized label below) if of that object
+        as the build named it, and the offset; else [], the offset in the user's object or None."""
         funcs, i = self.functions(), bisect.bisect_right(self._starts, addr)
         inside = [f.addr for f in funcs[:i] if f.size and addr < f.addr + f.size]
         if not inside and i and not any(f.size for f in funcs if f.addr == self._starts[i - 1]):
             inside = [self._starts[i - 1]]
         own = lambda a: next((n for n, (lo, hi) in self.owners().items() if lo <= a < hi), None)
         user, at = own(addr), inside and inside[-1]
-        names = [f.name for f in funcs if inside and f.addr == at and own(at) == user]
+        names = [f.name for f in funcs if inside and f.addr == at and own(at) == user and (
+            not user or f.name.startswith((f"user_{user}_", f"user_{user}.")))]
         return user, names, addr - at if names else user and addr - self.owners()[user][0]
 
 def check(path, load_addr):

@@ -810,8 +810,7 @@ def cmd_misalign(a):
     (checked, records), guest = read_misalign(a.raw), elfmod.Elf(a.elf)
     bench, funcs, owners = a.log and wmlog.read(a.log).bench, {}, guest.owners()
     for r in records:
-        # Where code lies says whose it is (elf.py whose): a user's object past every .size is
-        # that user's still, user_NAME.o, a name that only NAME's own symbols can hold.
+        # Whose it is, by where it lies (elf.py whose): user_NAME.o's where no name of NAME's is.
         user, names, off = guest.whose(r[0])
         func = names[0] if names else f"user_{user}.o" if user else "<unknown>"
         where, off = (f"{func}+0x{off:x}", f"+0x{off:x}") if names else (f"0x{r[0]:x}",) * 2
