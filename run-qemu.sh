@@ -42,12 +42,13 @@
 #                          a $: "make reads $ as the start of a variable"
 #                          = : ; # % | * ? [ ] \ " ` ( ): "make reads ':'
 #                            in a rule or its recipe as its own syntax"
-#   --impl-must-align    --check-alignment, and fail if a user's function
-#                        (--impl, any user_* symbol) made a misaligned access
+#   --impl-must-align    --check-alignment, and fail if a user's code (--impl:
+#                        anything in its object) made a misaligned access
 #   --elf FILE           boot this RISC-V 64-bit ELF instead of building the
 #                        default one
-#   --log FILE           UART log, raw like a board's serial capture (an
-#                        earlier run's FILE.misalign, FILE.uboot/ and FILE.run
+#   --log FILE           UART log, raw like a board's serial capture (a new
+#                        file, an empty one or an earlier run's log: its
+#                        FILE.misalign, FILE.uboot/ and FILE.run
 #                        beside it are removed or made anew; default
 #                        $O/run/<machine>-smp<N>.log, or <machine>-smp<N>-2.log
 #                        and so on while another run uses that name); the
@@ -246,7 +247,9 @@ for i in "${impls[@]}"; do
 done
 # The log is written, an input never is: not a user's file (--impl), the
 # firmware (--bios), the ELF (below).  It is a regular file or a new one: opening
-# a FIFO would block the run past --timeout, a device would be written to.
+# a FIFO would block the run past --timeout, a device would be written to.  A file
+# that holds anything is an earlier run's log, its LOG.run beside it: no other file
+# (a script of the tree, a build's output) is written over.
 [ "$bios" = default ] || [ "$bios" = none ] || inputs+=("$bios")
 refuse_log() { # FILE
 	local f
@@ -256,6 +259,9 @@ refuse_log() { # FILE
 	done
 	[ ! -e "$1" ] || [ -f "$1" ] || [ -d "$1" ] ||
 		die "--log $1 is not a regular file; give a regular file's name or a new one"
+	[ ! -f "$1" ] || [ ! -s "$1" ] || [ -f "$1.run" ] ||
+		die "--log $1 holds what no run of run-qemu.sh wrote (no $1.run beside it);" \
+			"give a new name or an earlier log"
 }
 [ "$log_given" = 0 ] || refuse_log "$log"
 
