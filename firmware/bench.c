@@ -347,21 +347,57 @@ static void meas_finish(struct meas *best, const struct meas *ovh)
 	points++;
 }
 
+/*
+ * Every timed call must do its work anew: before each, one byte of dst (another each run) is
+ * made unlike what the call is to store there, and read back after it.  A function that
+ * remembers its last call and returns at once (its time the minimum kept) fails the run.
+ */
+static size_t spot(size_t n, int r)
+{
+	return ((size_t)r * 61 + n / 2) % n;
+}
+
+static void spoiled(int k, const char *fn, size_t n, const unsigned char *p, const void *d,
+		    unsigned char want)
+{
+	static unsigned char said[WM_NIMPLS];
+
+	if (*p == want || said[k])
+		return;
+	said[k] = 1;	/* once an implementation */
+	proto_line(TAG_FAIL, "the benchmark's %s[%s] n=%lu left dst+%lu as it was before the call "
+		   "(0x%02x, not 0x%02x): each timed call must store every byte\n", fn,
+		   wm_impls[k].f.name, (unsigned long)n, (unsigned long)(p - (const unsigned char *)d),
+		   *p, want);
+	trap_fail = 1;
+}
+
 static void measure_cpy(int k, cpy_fn f, void *d, const void *s, size_t n,
 			int runs, struct meas *best)
 {
 	struct misalign_counts before = misalign_read();
 	int user = WM_NUSERS && wm_impls[k].role == WM_USER;	/* 0 users: no gate call at all */
+	const char *fn = f == wm_impls[k].f.cpy ? "memcpy" : "memmove";
+	unsigned char *p = NULL, want = 0;
 	struct meas m;
 	int r;
 
-	now_set(f == wm_impls[k].f.cpy ? "memcpy" : "memmove", k, d, s, n);
+	now_set(fn, k, d, s, n);
 	*best = (struct meas){ 0, 0, 0, 0 };	/* runs > 0, which GCC -O3 cannot tell */
 	for (r = 0; r < runs; r++) {
+		if (n) {	/* its source byte read after: dst may overlap the source */
+			const unsigned char *q = (const unsigned char *)s + spot(n, r);
+
+			p = (unsigned char *)d + spot(n, r);
+			*p = (unsigned char)~*q;
+			want = *q;
+		}
 		if (user)
 			time_user((uintptr_t)f, (uintptr_t)d, (uintptr_t)s, n, &m);
 		else
 			time_cpy(f, d, s, n, &m);
+		if (p)
+			spoiled(k, fn, n, p, d, want);
 		keep_min(best, &m, r);
 	}
 	meas_finish(best, user ? &ovh_user : &ovh_cpy);
@@ -373,16 +409,23 @@ static void measure_set(int k, set_fn f, void *d, int c, size_t n, int runs,
 {
 	struct misalign_counts before = misalign_read();
 	int user = WM_NUSERS && wm_impls[k].role == WM_USER;
+	unsigned char *p = NULL;
 	struct meas m;
 	int r;
 
 	now_set("memset", k, d, NULL, n);
 	*best = (struct meas){ 0, 0, 0, 0 };	/* runs > 0, which GCC -O3 cannot tell */
 	for (r = 0; r < runs; r++) {
+		if (n) {
+			p = (unsigned char *)d + spot(n, r);
+			*p = (unsigned char)~c;
+		}
 		if (user)
 			time_user((uintptr_t)f, (uintptr_t)d, (unsigned long)c, n, &m);
 		else
 			time_set(f, d, c, n, &m);
+		if (p)
+			spoiled(k, "memset", n, p, d, (unsigned char)c);
 		keep_min(best, &m, r);
 	}
 	meas_finish(best, user ? &ovh_user : &ovh_set);
