@@ -96,12 +96,14 @@ $(IMPLS_H): FORCE
 $(IMG_OBJS): | $(IMPLS_H) $(PEERS_H)
 # The users' output sections, which linker/wordmerge.ld includes (from -L), rewritten only when
 # they change: none (an empty file) without IMPL=.  Every section of the object but its
-# thread-local .tdata and .tbss (ld's patterns are fnmatch's), which go with the image's; its
-# code first, up to the absolute .user.NAME.code_end (the code-size table's total, whatever the
-# symbols' .size say), then the rest.
+# thread-local .tdata* and .tbss* (ld's patterns are fnmatch's, with no "but": each prefix of
+# the two names, and each next letter but theirs), which go with the image's; its code first, up
+# to the absolute .user.NAME.code_end (the code-size table's total, whatever the symbols' .size
+# say), then the rest.
 USERS_LD := $(IMG_DIR)/gen/wordmerge-users.ld
 IMG_LDFLAGS += -Wl,-L$(IMG_DIR)/gen
-users_in = *(.user.$(1).[!t]* .user.$(1).t .user.$(1).t[!bd]*)
+users_in = *(.user.$(1).[!t]* .user.$(1).t .user.$(1).t[!bd]* $(foreach p,tb:s tbs:s td:a tda:t \
+	tdat:a,.user.$(1).$(word 1,$(subst :, ,$(p))) .user.$(1).$(subst :,[!,$(p))]*))
 USERS_LD_LINES = $(foreach n,$(IMPL_NAMES),'.user.$(n) : ALIGN(16) {' \
 	'	INPUT_SECTION_FLAGS(SHF_EXECINSTR) $(call users_in,$(n))' \
 	'	.user.$(n).code_end = ABSOLUTE(.);' '	$(call users_in,$(n))' '}') ''
