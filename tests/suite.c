@@ -154,15 +154,19 @@ void suite_set_guard(void *lo, void *hi)
 
 /*
  * A byte of a buffer's pristine pattern: hashed, so that a copy from a wrong offset differs,
- * but every 13th 8-byte block (aligned, as the buffers are) all zero, so that a copy that
- * skips storing zero words ("dst is fresh memory") meets some.  13 blocks is no power of two:
- * the zero words lie at every alignment to 16, 32, 64 bytes in turn.
+ * but the 8-byte blocks (aligned, as the buffers are) `at` mod `every` all zero, so that a
+ * copy that skips storing zero words ("dst is fresh memory") meets some.  The source's and
+ * the guard region's: blocks 5, 18, 31, ... (13 is no power of two: they lie at every
+ * alignment to 16, 32, 64 bytes in turn).  The destination's: blocks 15, 52, ..., 2087 (the
+ * overlap cases' source, 40 bytes on), at least three blocks from the source's in the first
+ * KiB (no copy from there puts a zero onto a pristine zero, where a byte left unwritten would
+ * pass), and 296 bytes apart (no overlap case to 256 bytes moves one onto another).
  */
-static unsigned char pattern(size_t i, uint32_t seed)
+static unsigned char pattern(size_t i, uint32_t seed, size_t every, size_t at)
 {
 	uint32_t x = (uint32_t)i * 2654435761u + seed;
 
-	if (i / 8 % 13 == 5)
+	if (i / 8 % every == at)
 		return 0;
 
 	x ^= x >> 15;
@@ -406,7 +410,7 @@ static void set_case(const struct suite_impl *impl, size_t doff, int c, size_t l
 /* ---- guard pages ---------------------------------------------------------- */
 
 /* The guard region's pristine byte at offset i. */
-static unsigned char gpat(size_t i) { return pattern(i, 0x5bd1e995u); }
+static unsigned char gpat(size_t i) { return pattern(i, 0x5bd1e995u, 13, 5); }
 
 /*
  * One call in the guard region: dst at offset d, src at offset s (c < 0:
@@ -702,8 +706,8 @@ void suite_run(const struct suite_impl *impls, int nimpls,
 	       probe.b[0] ? "little" : "big", (int)W, probe.b[0]);
 
 	for (i = 0; i < SPAN; i++) {
-		suite_spre[i] = suite_src[i] = pattern(i, 1);
-		suite_dst[i] = suite_dpre[i] = pattern(i, 0x9e3779b9u);
+		suite_spre[i] = suite_src[i] = pattern(i, 1, 13, 5);
+		suite_dst[i] = suite_dpre[i] = pattern(i, 0x9e3779b9u, 37, 15);
 	}
 	shift_rows(suite_srows[0], SROW, suite_spre, 0);
 	shift_rows(suite_drows[0], DROW, suite_dpre, OVERLAP_BASE);
