@@ -17,10 +17,10 @@
  * it (suite_current()).
  *
  * How much runs: SUITE_FULL (default on Linux hosts) runs every length
- * 0..1024 at every offset pair and every overlap distance at every source
- * offset; otherwise (the RISC-V image, qemu-user and rv32 runs) lengths
- * 257..1024 go in steps of 2W + 1 (every residue mod 2W) and the far
- * overlap distances at one source offset each.
+ * 0..1024 at every offset pair (memset's every offset) and every overlap
+ * distance at every source offset; otherwise (the RISC-V image, qemu-user and
+ * rv32 runs) lengths 257..1024 go in steps of 2W + 1 (every residue mod 2W)
+ * and the far overlap distances at one source offset each.
  *
  * Compile with -fno-builtin -fno-tree-loop-distribute-patterns: the model's
  * byte loops must stay byte loops, not calls to the functions under test.
@@ -152,9 +152,22 @@ void suite_set_guard(void *lo, void *hi)
 	guard_hi = hi;
 }
 
-static unsigned char pattern(size_t i, uint32_t seed)
+/*
+ * A byte of a buffer's pristine pattern: hashed, so that a copy from a wrong offset differs,
+ * but the 8-byte blocks (aligned, as the buffers are) `at` mod `every` all zero, so that a
+ * copy that skips storing zero words ("dst is fresh memory") meets some.  The source's and
+ * the guard region's: blocks 5, 18, 31, ... (13 is no power of two: they lie at every
+ * alignment to 16, 32, 64 bytes in turn).  The destination's: blocks 15, 52, ..., 2087 (the
+ * overlap cases' source, 40 bytes on), at least three blocks from the source's in the first
+ * KiB (no copy from there puts a zero onto a pristine zero, where a byte left unwritten would
+ * pass), and 296 bytes apart (no overlap case to 256 bytes moves one onto another).
+ */
+static unsigned char pattern(size_t i, uint32_t seed, size_t every, size_t at)
 {
 	uint32_t x = (uint32_t)i * 2654435761u + seed;
+
+	if (i / 8 % every == at)
+		return 0;
 
 	x ^= x >> 15;
 	x *= 0x2c1b3c6dU;
@@ -397,7 +410,7 @@ static void set_case(const struct suite_impl *impl, size_t doff, int c, size_t l
 /* ---- guard pages ---------------------------------------------------------- */
 
 /* The guard region's pristine byte at offset i. */
-static unsigned char gpat(size_t i) { return pattern(i, 0x5bd1e995u); }
+static unsigned char gpat(size_t i) { return pattern(i, 0x5bd1e995u, 13, 5); }
 
 /*
  * One call in the guard region: dst at offset d, src at offset s (c < 0:
@@ -518,18 +531,33 @@ static void guard_sets(const struct suite_impl *impl)
 		}
 }
 
-/* Lengths past SMALL_MAX, and the offsets they run at. */
+/*
+ * Lengths past SMALL_MAX, and the offsets they run at.  4K is a multiple of every word and
+ * block size: a code path for whole blocks alone.  The offset pairs give every dst - src mod
+ * W (a merge shift wrong for one difference is wrong only there), and memset every dst_off
+ * mod W; 1M+5 runs at the first NBIGOFF_HUGE, with dst - src 0, 1, 2 and -1, -2 mod W (each
+ * of its cases costs a byte loop in U-mode as much as thousands of small ones).
+ */
 static const size_t suite_big_len[] = {
 	1024 + 1, 1024 + 2, 1024 + 3, 1024 + 4, 1024 + 5, 1024 + 6, 1024 + 7,
-	64 * 1024 + 3, BIG_MAX,
+	4 * 1024, 64 * 1024 + 3, BIG_MAX,
 };
 #define NBIG (sizeof(suite_big_len) / sizeof(suite_big_len[0]))
 static const size_t suite_big_off[][2] = {
-	{ 0, 0 }, { 1, 0 }, { 0, 1 }, { 3, 5 }, { W - 1, W - 1 }, { W - 1, 1 },
+	{ 0, 0 }, { 1, 0 }, { 0, 1 }, { 3, 5 }, { W - 1, W - 1 }, { W - 1, W - 3 },
+	{ 2, W - 1 }, { 6, 2 }, { 5, 0 }, { 4, 0 },
 };
 #define NBIGOFF (sizeof(suite_big_off) / sizeof(suite_big_off[0]))
+#define NBIGOFF_HUGE 6
 
-static const int suite_set_c[] = { 0, 0xA5, 0xFF, 0x1A4, -2 };
+/* Whether big length j runs at offset pair k. */
+static int big_runs(size_t k, size_t j)
+{
+	return k < NBIGOFF_HUGE || suite_big_len[j] != BIG_MAX;
+}
+
+/* 0x5A: a byte below 0x80 (the others' top bit is set); 0x1A4 and -2: int to byte. */
+static const int suite_set_c[] = { 0, 0x5A, 0xFF, 0x1A4, -2 };
 
 static void group_copy(const struct suite_impl *impl, int move)
 {
@@ -543,8 +571,9 @@ static void group_copy(const struct suite_impl *impl, int move)
 				copy_case(fn, impl, f, doff, soff, len);
 	for (k = 0; k < NBIGOFF; k++)
 		for (len = 0; len < NBIG; len++)
-			copy_case(fn, impl, f, suite_big_off[k][0],
-				  suite_big_off[k][1], suite_big_len[len]);
+			if (big_runs(k, len))
+				copy_case(fn, impl, f, suite_big_off[k][0],
+					  suite_big_off[k][1], suite_big_len[len]);
 	guard_copies(fn, impl, f, 0);
 }
 
@@ -555,13 +584,17 @@ static void group_memmove(const struct suite_impl *impl) { group_copy(impl, 1); 
  * Overlapping memmove: every distance -len..len (and at least -3W..3W) for
  * every length to SMALL_MAX, at every source offset (sampled: the distances
  * past 3W at one source offset each, turning with the distance); distances
- * 1..129 both ways at 4 KiB and 16 KiB; a few far ones and large moves.
+ * 1..129 both ways at 4 KiB and 16 KiB; a few far ones and large moves; and
+ * lengths past SMALL_MAX at distances past 129, where a move that takes a far
+ * dst for a disjoint one (a block of its own loads all done before its stores)
+ * goes wrong: 130, len/2 and len-1 both ways.
  */
 static void group_overlap(const struct suite_impl *impl)
 {
 	static const long far[] = { -100, -(long)(8 * W + 3), (long)(8 * W + 3), 100 };
 	static const size_t big[] = { 1024 + 5, 64 * 1024 + 3 };
 	static const size_t far_len[] = { 4096, FAR_LEN_MAX };
+	static const size_t long_len[] = { SMALL_MAX + 1, 1024 + 5, 4096 + 3, FAR_LEN_MAX };
 	long dist, dmax;
 	size_t soff, len, k, j;
 
@@ -588,7 +621,25 @@ static void group_overlap(const struct suite_impl *impl)
 
 			overlap_case(impl, j % W, d[j], big[k]);
 		}
+	for (k = 0; k < sizeof(long_len) / sizeof(long_len[0]); k++)
+		for (j = 0; j < 6; j++) {
+			long n = (long)long_len[k];
+			long d = j < 2 ? FAR_DIST_MAX + 1 : j < 4 ? n / 2 : n - 1;
+
+			overlap_case(impl, (k + j) % W, j % 2 ? d : -d, long_len[k]);
+		}
 	guard_copies("memmove-overlap", impl, impl->move, 1);
+}
+
+/* Whether big offset pair k's dst_off is an earlier pair's: memset has run it. */
+static int big_dst_seen(size_t k)
+{
+	size_t j;
+
+	for (j = 0; j < k; j++)
+		if (suite_big_off[j][0] == suite_big_off[k][0])
+			return 1;
+	return 0;
 }
 
 static void group_memset(const struct suite_impl *impl)
@@ -597,12 +648,13 @@ static void group_memset(const struct suite_impl *impl)
 
 	for (ci = 0; ci < sizeof(suite_set_c) / sizeof(suite_set_c[0]); ci++) {
 		for (doff = 0; doff < MAX_OFF; doff++)
-			for (len = 0; len <= SMALL_MAX; len++)
+			for (len = 0; len <= MID_MAX; len += len < SMALL_MAX ? 1 : MID_STEP)
 				set_case(impl, doff, suite_set_c[ci], len);
 		for (k = 0; k < NBIGOFF; k++)
-			for (len = 0; len < NBIG; len++)
-				set_case(impl, suite_big_off[k][0], suite_set_c[ci],
-					 suite_big_len[len]);
+			for (len = 0; len < NBIG && !big_dst_seen(k); len++)
+				if (big_runs(k, len))
+					set_case(impl, suite_big_off[k][0], suite_set_c[ci],
+						 suite_big_len[len]);
 	}
 	guard_sets(impl);
 }
@@ -621,12 +673,13 @@ static const struct {
 #define MID_WHAT "len 0..256, 257..1024 step 2W+1"
 #define FAR_WHAT "dist -3W..3W, -len..len sampled"
 #endif
-	{ "memcpy", "dst_off x src_off 0..2W-1, " MID_WHAT ", 1K+1..7, 64K+3, 1M+5; guard pages",
-	  group_memcpy, 0 },
+	{ "memcpy", "dst_off x src_off 0..2W-1, " MID_WHAT ", 1K+1..7, 4K, 64K+3 at "
+	  "every dst-src mod W, 1M+5 at 6 of them; guard pages", group_memcpy, 0 },
 	{ "memmove", "disjoint, as memcpy", group_memmove, 1 },
 	{ "memmove-overlap", "src_off 0..W-1, " FAR_WHAT ", len 0..256; "
-	  "4K and 16K at dist +-1..129; 1K+5, 64K+3; guard pages", group_overlap, 1 },
-	{ "memset", "dst_off 0..2W-1, len 0..256 and large, c 0 0xA5 0xFF 0x1A4 -2; guard pages",
+	  "4K and 16K at dist +-1..129; 1K+5, 64K+3; 257, 1K+5, 4K+3, 16K at dist +-130, "
+	  "+-len/2, +-(len-1); guard pages", group_overlap, 1 },
+	{ "memset", "dst_off 0..2W-1, " MID_WHAT " and large, c 0 0x5A 0xFF 0x1A4 -2; guard pages",
 	  group_memset, 2 },
 };
 #define NGROUPS (sizeof(suite_groups) / sizeof(suite_groups[0]))
@@ -653,8 +706,8 @@ void suite_run(const struct suite_impl *impls, int nimpls,
 	       probe.b[0] ? "little" : "big", (int)W, probe.b[0]);
 
 	for (i = 0; i < SPAN; i++) {
-		suite_spre[i] = suite_src[i] = pattern(i, 1);
-		suite_dst[i] = suite_dpre[i] = pattern(i, 0x9e3779b9u);
+		suite_spre[i] = suite_src[i] = pattern(i, 1, 13, 5);
+		suite_dst[i] = suite_dpre[i] = pattern(i, 0x9e3779b9u, 37, 15);
 	}
 	shift_rows(suite_srows[0], SROW, suite_spre, 0);
 	shift_rows(suite_drows[0], DROW, suite_dpre, OVERLAP_BASE);
