@@ -66,7 +66,7 @@ def test_benchmark(wordmerge_log, record_property):
     if bench is None:
         pytest.skip("no benchmark block in this image's output")
     assert bench.done is not None, "the benchmark block has no closing record"
-    assert bench.done["failures"] == 0, f"misaligned accesses counted: {bench.done}"
+    assert bench.done["failures"] == 0, f"failures (FAIL: lines) in the benchmark: {bench.done}"
     record_property("cells", len(bench.order))
     for kind, key in bench.order:     # key: fn, impl, then what names the cell
         c = bench.cells[kind][key]
