@@ -386,11 +386,11 @@ static void measure_cpy(int k, cpy_fn f, void *d, const void *s, size_t n,
 	*best = (struct meas){ 0, 0, 0, 0 };	/* runs > 0, which GCC -O3 cannot tell */
 	for (r = 0; r < runs; r++) {
 		if (n) {	/* its source byte read after: dst may overlap the source */
-			const unsigned char *q = (const unsigned char *)s + spot(n, r);
+			size_t at = spot(n, r);
 
-			p = (unsigned char *)d + spot(n, r);
-			*p = (unsigned char)~*q;
-			want = *q;
+			p = (unsigned char *)d + at;
+			*p = (unsigned char)~((const unsigned char *)s)[at];
+			want = ((const unsigned char *)s)[at];
 		}
 		if (user)
 			time_user((uintptr_t)f, (uintptr_t)d, (uintptr_t)s, n, &m);
